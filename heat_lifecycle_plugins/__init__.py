@@ -1,0 +1,1 @@
+"""Lifecycle-aware OpenStack Heat resource plugins."""

@@ -1,0 +1,145 @@
+"""The heat-lifecycle-plugins command: install the loader, list, check."""
+
+import argparse
+import importlib.metadata
+import os
+import sys
+
+from heat_lifecycle_plugins import plugin_dir_loader
+from heat_lifecycle_plugins import registry
+
+LOADER_FILENAME = 'heat_lifecycle_plugins_loader.py'
+
+
+def loader_source():
+    with open(plugin_dir_loader.__file__, encoding='utf-8') as f:
+        return f.read()
+
+
+def install_loader(plugin_dir, force=False):
+    """Write the loader into plugin_dir; return (path, 'written'|'unchanged').
+
+    Raises FileExistsError if a different file is there and force is False.
+    """
+    os.makedirs(plugin_dir, exist_ok=True)
+    path = os.path.join(plugin_dir, LOADER_FILENAME)
+    source = loader_source()
+    if os.path.exists(path):
+        with open(path, encoding='utf-8') as f:
+            if f.read() == source:
+                return path, 'unchanged'
+        if not force:
+            raise FileExistsError(
+                '%s exists and differs from this version\'s loader; '
+                'use --force to overwrite it' % path)
+    tmp = path + '.tmp'
+    with open(tmp, 'w', encoding='utf-8') as f:
+        f.write(source)
+    os.chmod(tmp, 0o644)
+    os.replace(tmp, path)
+    return path, 'written'
+
+
+def _class_path(cls):
+    return '%s:%s' % (cls.__module__, cls.__qualname__)
+
+
+def _load_error(target):
+    """The error importing 'module:attr' raises, or None."""
+    ep = importlib.metadata.EntryPoint(name='x', value=target, group='x')
+    try:
+        ep.load()
+    except Exception as exc:
+        return '%s: %s' % (type(exc).__name__, exc)
+    return None
+
+
+def heat_global_environment(config_file=None):
+    """Heat's global resource environment, built as heat-engine builds it."""
+    from oslo_config import cfg
+    from heat.common import config as heat_config  # noqa: registers opts
+    from heat.engine import resources
+    args = ['--config-file', config_file] if config_file else []
+    cfg.CONF(args, project='heat', prog='heat-engine')
+    resources.initialise()
+    return resources.global_env()
+
+
+def check_winners(env):
+    """[(type, expected, actual, problem-or-None)] for every type of ours."""
+    rows = []
+    for name, target in registry.entry_points():
+        try:
+            actual = _class_path(env.get_class(name))
+        except Exception as exc:
+            actual = '(none: %s)' % exc
+        problem = None
+        if actual != target:
+            error = _load_error(target)
+            problem = ('failed to load: %s' % error if error else
+                       'not the winner; is the loader in plugin_dirs?')
+        rows.append((name, target, actual, problem))
+    return rows
+
+
+def cmd_install_loader(args):
+    try:
+        path, what = install_loader(args.plugin_dir, args.force)
+    except (FileExistsError, OSError) as exc:
+        print('error: %s' % exc, file=sys.stderr)
+        return 1
+    print('%s %s' % (what, path))
+    return 0
+
+
+def cmd_list(args):
+    for name, target in registry.entry_points():
+        print('%-40s %s' % (name, target))
+    return 0
+
+
+def cmd_check(args):
+    env = heat_global_environment(args.config_file)
+    rows = check_winners(env)
+    failed = [r for r in rows if r[3]]
+    for name, target, actual, problem in rows:
+        if problem:
+            print('FAIL %-36s %s (Heat uses %s)' % (name, problem, actual))
+        else:
+            print('ok   %-36s %s' % (name, actual))
+    if not rows:
+        print('FAIL no resource types are declared in %s' % registry.NAMESPACE)
+        return 1
+    return 1 if failed else 0
+
+
+def build_parser():
+    parser = argparse.ArgumentParser(
+        prog='heat-lifecycle-plugins',
+        description='Install and check the heat-lifecycle-plugins types in '
+                    'a heat-engine.')
+    sub = parser.add_subparsers(dest='command', required=True)
+    p = sub.add_parser('install-loader',
+                       help='write the loader module into a plugin dir')
+    p.add_argument('--plugin-dir', required=True,
+                   help='a directory listed in heat.conf plugin_dirs')
+    p.add_argument('--force', action='store_true',
+                   help='overwrite a different file of the same name')
+    p.set_defaults(func=cmd_install_loader)
+    p = sub.add_parser('list', help='list the declared resource types')
+    p.set_defaults(func=cmd_list)
+    p = sub.add_parser('check', help='show which class Heat uses for each '
+                                     'of our types; non-zero if not ours')
+    p.add_argument('--config-file', help='heat.conf (default: Heat\'s '
+                                         'usual search path)')
+    p.set_defaults(func=cmd_check)
+    return parser
+
+
+def main(argv=None):
+    args = build_parser().parse_args(argv)
+    return args.func(args)
+
+
+if __name__ == '__main__':
+    sys.exit(main())

@@ -1,0 +1,50 @@
+"""The package's oslo.config options, all in the [heat_lifecycle_plugins] group.
+
+Read inside heat-engine from heat.conf; `oslo-config-generator --namespace
+heat_lifecycle_plugins` prints a sample.
+"""
+
+from oslo_config import cfg
+
+GROUP = cfg.OptGroup(
+    'heat_lifecycle_plugins',
+    title='heat-lifecycle-plugins options',
+    help='Options of the heat-lifecycle-plugins resource types.')
+
+mistral_opts = [
+    cfg.URIOpt('mistral_endpoint',
+               help='Mistral v2 API URL, e.g. http://127.0.0.1:8989/v2. '
+                    'Unset: the workflowv2 endpoint of the Keystone '
+                    'catalog.'),
+    cfg.StrOpt('mistral_auth_type', default='keystone',
+               choices=[('keystone', 'Authenticate with the request '
+                                     'context (the normal cloud case).'),
+                        ('none', 'No authentication, for Mistral run '
+                                 'with auth_enable = False.')],
+               help='How OS::Mistral::ExternalResource authenticates to '
+                    'Mistral.'),
+    cfg.FloatOpt('mistral_poll_interval', default=1.0, min=0.05,
+                 help='Seconds between two polls of a running Mistral '
+                      'execution.'),
+    cfg.IntOpt('mistral_request_timeout', default=30, min=1,
+               help='Seconds before one request to Mistral times out.'),
+    cfg.IntOpt('mistral_request_retries', default=3, min=0,
+               help='Retries of a Mistral request that failed to connect '
+                    'or got a 5xx answer, with exponential backoff.'),
+]
+
+ALL_OPTS = mistral_opts
+
+
+def register_opts(conf=cfg.CONF):
+    conf.register_group(GROUP)
+    conf.register_opts(ALL_OPTS, group=GROUP)
+
+
+def list_opts():
+    """Entry point of the oslo.config.opts namespace."""
+    return [(GROUP, ALL_OPTS)]
+
+
+register_opts()
+CONF = cfg.CONF

@@ -1,0 +1,1 @@
+"""Resource types registered in the heat_lifecycle_plugins.resources group."""

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Installs the Debian packages the test suite and the demo run privately on
+# loopback: MariaDB (Heat's database) and RabbitMQ (heat-engine <-> heat-api).
+# None of them is started as a system service.
+set -euo pipefail
+
+need=()
+command -v mariadbd >/dev/null 2>&1 || need+=(mariadb-server)
+[ -x /usr/lib/rabbitmq/bin/rabbitmq-server ] || need+=(rabbitmq-server)
+[ ${#need[@]} -eq 0 ] && exit 0
+
+if [ "$(id -u)" != 0 ]; then
+    echo "missing Debian packages: ${need[*]}; install them as root:" >&2
+    echo "  apt-get install -y ${need[*]}" >&2
+    exit 1
+fi
+echo "installing ${need[*]} ..."
+apt-get update -qq
+# policy-rc.d keeps the packages from starting system-wide services.
+printf '#!/bin/sh\nexit 101\n' > /usr/sbin/policy-rc.d
+chmod +x /usr/sbin/policy-rc.d
+DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
