@@ -150,12 +150,11 @@ def _run_hook(selected, name, settings, signaller, status_aware):
                         'heat-lifecycle-agent started %s hook for %s%s' % (
                             selected['group'], name,
                             ' (action %s)' % action if action else '')}
-        try:
-            signaller.send(progress)
-        except signalling.SignalError as exc:
+        error, _ = _send(signaller, progress)
+        if error:
             # The result still counts: run the tool and report it.
             LOG.warning('Deployment %s: progress signal not delivered: %s',
-                        name, exc)
+                        name, error)
 
     LOG.info('Deployment %s: running hook %s (group %s), time limit %ss',
              name, hook, selected['group'], settings.hook_timeout)
@@ -173,21 +172,31 @@ def _signal_final(deployment, body, signaller, state_dir, name):
     if not signaller.enabled:
         LOG.info('Deployment %s: no signal transport (NO_SIGNAL)', name)
     else:
-        try:
-            signaller.send(body)
-        except signalling.SignalRejected as exc:
+        error, rejected = _send(signaller, body)
+        if rejected:
             # Permanent: running the tool again would not change Heat's mind.
-            LOG.error('Deployment %s: %s; not retried', name, exc)
+            LOG.error('Deployment %s: %s; not retried', name, error)
             _mark(state_dir, deployment)
             return False
-        except signalling.SignalError as exc:
+        if error:
             LOG.error('Deployment %s: %s; it runs again on the next pass',
-                      name, exc)
+                      name, error)
             return False
         LOG.info('Deployment %s: signalled %s', name, signaller.target)
     if dep_id:
         _mark(state_dir, deployment)
     return True
+
+
+def _send(signaller, body):
+    """(error text or None, whether Heat rejected it) of one signal."""
+    try:
+        signaller.send(body)
+    except signalling.SignalRejected as exc:
+        return str(exc), True
+    except signalling.SignalError as exc:
+        return str(exc), False
+    return None, False
 
 
 def _mark(state_dir, deployment):

@@ -94,31 +94,32 @@ class Signaller(object):
         while True:
             try:
                 return send_once(body, data)
-            except Exception as exc:
-                status = _status_of(exc)
-                if status is not None and 400 <= status < 500:
-                    raise SignalRejected('signal to %s rejected with HTTP '
-                                         '%s: %s' % (self.target, status,
-                                                     self._message(exc)))
-                if not (_is_connection_error(exc) or
-                        (status is not None and status >= 500)):
-                    raise SignalError('signal to %s failed: %s'
-                                      % (self.target, self._message(exc)))
-                if attempt >= self.retry.retries:
-                    raise SignalError('signal to %s failed after %d '
-                                      'attempts: %s' % (self.target,
-                                                        attempt + 1,
-                                                        self._message(exc)))
-                delay = min(self.retry.backoff * (2 ** attempt),
-                            MAX_BACKOFF_SECONDS)
-                LOG.warning('Signal to %(target)s failed (%(error)s); '
-                            'retry %(n)d of %(total)d in %(delay).1fs',
-                            {'target': self.target,
-                             'error': self._message(exc),
-                             'n': attempt + 1, 'total': self.retry.retries,
-                             'delay': delay})
-                self.retry.sleep(delay)
-                attempt += 1
+            except Exception as exc:  # classified below, outside the except
+                error = exc
+            self._raise_unless_retryable(error, attempt)
+            delay = min(self.retry.backoff * (2 ** attempt),
+                        MAX_BACKOFF_SECONDS)
+            LOG.warning('Signal to %(target)s failed (%(error)s); retry '
+                        '%(n)d of %(total)d in %(delay).2fs',
+                        {'target': self.target, 'error': self._message(error),
+                         'n': attempt + 1, 'total': self.retry.retries,
+                         'delay': delay})
+            self.retry.sleep(delay)
+            attempt += 1
+
+    def _raise_unless_retryable(self, exc, attempt):
+        status = _status_of(exc)
+        if status is not None and 400 <= status < 500:
+            raise SignalRejected('signal to %s rejected with HTTP %s: %s'
+                                 % (self.target, status, self._message(exc)))
+        if not (_is_connection_error(exc) or
+                (status is not None and status >= 500)):
+            raise SignalError('signal to %s failed: %s'
+                              % (self.target, self._message(exc)))
+        if attempt >= self.retry.retries:
+            raise SignalError('signal to %s failed after %d attempts: %s'
+                              % (self.target, attempt + 1,
+                                 self._message(exc)))
 
     def _send_url(self, body, data):
         verb = (self.inputs.get('deploy_signal_verb') or 'POST').upper()
@@ -154,7 +155,12 @@ class Signaller(object):
 
     def _message(self, exc):
         """The error's text without the URL's signature or the password."""
-        text = '%s: %s' % (type(exc).__name__, exc)
+        try:
+            text = '%s: %s' % (type(exc).__name__, exc)
+        except Exception:
+            # heatclient's errors fail to print a body not in Heat's
+            # format (a proxy's error page, for instance).
+            text = '%s (HTTP %s)' % (type(exc).__name__, _status_of(exc))
         url = self.inputs.get('deploy_signal_id')
         if url:
             text = text.replace(url, safe_url(url))

@@ -93,6 +93,13 @@ class SignalReceiver(_Server):
         return [r.body for r in self.requests]
 
 
+def heat_error(status, message):
+    """An error body in heat-api's format (heatclient parses it)."""
+    return {'code': status, 'title': 'Error', 'explanation': message,
+            'error': {'message': message, 'type': 'StandInError',
+                      'traceback': None}}
+
+
 class KeystoneHeatStandIn(_Server):
     """Keystone v3 tokens plus Heat's resource signal API."""
 
@@ -101,12 +108,16 @@ class KeystoneHeatStandIn(_Server):
                         r'/signal$')
 
     def __init__(self, user_id, password, project_id, on_signal=None):
-        self.credentials = (user_id, password, project_id)
+        self.credentials = [(user_id, password, project_id)]
         self.tokens = set()
         self.on_signal = on_signal
         self.signal_statuses = []
         self.signals = []
         super(KeystoneHeatStandIn, self).__init__()
+
+    def accept(self, user, password, project_id):
+        """Also issue tokens to `user` (an id or a name)."""
+        self.credentials.append((user, password, project_id))
 
     @property
     def auth_url(self):
@@ -114,6 +125,14 @@ class KeystoneHeatStandIn(_Server):
 
     def handle(self, method, path, headers, raw):
         body = self.record(method, path, headers, raw)
+        if method == 'GET' and path.rstrip('/') == '/v3':
+            return 200, {}, {'version': {
+                'id': 'v3.14', 'status': 'stable',
+                'updated': '2020-04-07T00:00:00Z',
+                'links': [{'rel': 'self', 'href': self.auth_url + '/'}],
+                'media-types': [{
+                    'base': 'application/json',
+                    'type': 'application/vnd.openstack.identity-v3+json'}]}}
         if method == 'POST' and path == '/v3/auth/tokens':
             return self._token(body)
         match = self.SIGNAL.match(path)
@@ -124,7 +143,7 @@ class KeystoneHeatStandIn(_Server):
                 status = (self.signal_statuses.pop(0)
                           if self.signal_statuses else 200)
             if status != 200:
-                return status, {}, {'error': 'queued %s' % status}
+                return status, {}, heat_error(status, 'queued answer')
             self.signals.append(body)
             if self.on_signal is not None:
                 try:
@@ -132,25 +151,25 @@ class KeystoneHeatStandIn(_Server):
                                    match.group('stack_id'),
                                    match.group('resource'), body)
                 except Exception as exc:
-                    return 400, {}, {'error': str(exc)}
+                    return 400, {}, heat_error(400, str(exc))
             return 200, {'Content-Type': 'text/plain'}, b''
         return 404, {}, {'error': 'not found: %s' % path}
 
     def _token(self, body):
         try:
-            password = body['auth']['identity']['password']['user']
-            given = (password.get('id'), password.get('password'),
-                     body['auth']['scope']['project']['id'])
+            user = body['auth']['identity']['password']['user']
+            project_id = body['auth']['scope']['project']['id']
         except (KeyError, TypeError):
             return 400, {}, {'error': 'not a v3 password scoped request'}
-        if given != self.credentials:
+        user_id = user.get('id') or user.get('name')
+        if (user_id, user.get('password'), project_id) \
+                not in self.credentials:
             return 401, {}, {'error': {'code': 401,
                                        'message': 'wrong credentials'}}
         token = uuid.uuid4().hex
         self.tokens.add(token)
         now = datetime.datetime.now(datetime.timezone.utc)
         stamp = '%Y-%m-%dT%H:%M:%S.000000Z'
-        user_id, _, project_id = given
         domain = {'id': 'default', 'name': 'Default'}
         return 201, {'X-Subject-Token': token}, {'token': {
             'methods': ['password'],
