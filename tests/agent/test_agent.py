@@ -316,3 +316,17 @@ def test_bad_metadata_is_a_clear_error(agent):
     assert run.returncode == 0
     assert 'inputs must be a list, got a dict' in run.stderr
     assert 'Traceback' not in run.stderr
+
+
+def test_component_delete_runs_its_own_tool(agent, receiver):
+    agent.write([_component(deploy_action='DELETE', who='bye',
+                            deploy_status_aware='true',
+                            deploy_signal_id=receiver.url())])
+    run = agent.run()
+    assert run.returncode == 0, run.stderr
+    assert agent.records() == []  # the recorder (CREATE/UPDATE) did not run
+    progress, final = receiver.bodies
+    assert 'started script hook' in progress['deploy_status_reason']
+    assert 'action DELETE' in progress['deploy_status_reason']
+    assert final['deploy_stdout'] == 'hello bye\n'
+    assert final['deploy_status'] == 'COMPLETE'

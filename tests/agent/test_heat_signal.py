@@ -3,13 +3,17 @@ deployment's Keystone credentials, to a stand-in speaking that protocol and,
 in the last test, on to a real in-process Heat engine."""
 
 import time
+import os
 import uuid
 
 import pytest
+import yaml
 
 from tests.agent import http_stand_ins
 from tests.agent.conftest import deployment
 
+EXAMPLE = os.path.join(os.path.dirname(__file__), os.pardir, os.pardir,
+                       'examples', 'agent.yaml')
 USER, PASSWORD, PROJECT = 'user-42', 'pa55-heat-signal', 'project-7'
 
 
@@ -101,62 +105,137 @@ def _context(heat_api):
     return ctx
 
 
-def _wait_for_deployments(engine, server_id, timeout=60):
-    deadline = time.time() + timeout
-    while time.time() < deadline:
-        found = engine.client.metadata_software_deployments(engine.ctx,
-                                                            server_id)
-        if found:
-            return found
-        time.sleep(0.1)
-    raise AssertionError('no deployment for server %s' % server_id)
+class EngineServer(object):
+    """A server's view of the in-process engine: its deployments metadata
+    (what os-collect-config fetches) and a Keystone/Heat-API stand-in that
+    takes the agent's signals to the engine's resource_signal, as heat-api
+    does."""
 
+    def __init__(self, engine):
+        self.engine = engine
+        self.server_id = 'agent-server-%s' % uuid.uuid4().hex[:8]
+        self.ident = None
+        self.signals = []
+        self.api = http_stand_ins.KeystoneHeatStandIn(
+            'nobody', 'unused', 'none', on_signal=self._relay)
+        self.ctx = _context(self.api)
 
-def test_deployment_completes_through_real_engine(engine, agent):
-    server_id = 'agent-server-%s' % uuid.uuid4().hex[:8]
-    signals = []
+    def _relay(self, stack_name, stack_id, resource, details):
+        assert stack_id == self.ident['stack_id']
+        self.engine.client.resource_signal(self.ctx, self.ident, resource,
+                                           details, sync_call=True)
+        self.signals.append(details)
 
-    def relay(stack_name, stack_id, resource, details):
-        # What heat-api does with a signal: EngineClient.resource_signal.
-        assert stack_id == ident['stack_id']
-        engine.client.resource_signal(ctx, ident, resource, details,
-                                      sync_call=True)
-        signals.append(details)
+    def create(self, template, params=None):
+        self.ident = self.engine.client.create_stack(
+            self.ctx, 'agent-%s' % uuid.uuid4().hex[:8], template,
+            {'parameters': dict(params or {}, server=self.server_id)}
+            if 'parameters' in template else {}, {}, {})
+        return self.ident
 
-    heat_api = http_stand_ins.KeystoneHeatStandIn(
-        'nobody', 'unused', 'none', on_signal=relay)
-    try:
-        ctx = _context(heat_api)
-        ident = engine.client.create_stack(
-            ctx, 'agent-%s' % uuid.uuid4().hex[:8],
-            _deployment_template(server_id), {}, {}, {})
-        deployments = _wait_for_deployments(engine, server_id)
-        inputs = {i['name']: i['value'] for d in deployments
-                  for i in d['inputs']}
-        heat_api.accept(inputs['deploy_user_id'], inputs['deploy_password'],
-                        inputs['deploy_project_id'])
-        # The fake Keystone's URL is not the stand-in's: deliver the
-        # stand-in's, as a real cloud's deploy_auth_url would be reachable.
-        for dep in deployments:
+    def delete(self):
+        self.engine.client.delete_stack(self.ctx, self.ident, cast=False)
+
+    def deployments(self, action, timeout=60):
+        """The server's deployments once one carries `action`."""
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            found = self.engine.client.metadata_software_deployments(
+                self.ctx, self.server_id)
+            actions = [i['value'] for d in found for i in d['inputs']
+                       if i['name'] == 'deploy_action']
+            if action in actions:
+                return self._deliverable(found)
+            time.sleep(0.1)
+        raise AssertionError('no %s deployment for server %s'
+                             % (action, self.server_id))
+
+    def _deliverable(self, found):
+        for dep in found:
+            values = {i['name']: i['value'] for i in dep['inputs']}
+            self.api.accept(values['deploy_user_id'],
+                            values['deploy_password'],
+                            values['deploy_project_id'])
+            # Heat's fake Keystone URL is not reachable: deliver the
+            # stand-in's, as a real cloud's deploy_auth_url would be.
             for item in dep['inputs']:
                 if item['name'] == 'deploy_auth_url':
-                    item['value'] = heat_api.auth_url
-        agent.write(deployments)
-        run = agent.run()
-        assert run.returncode == 0, run.stderr
-        engine.wait(ident, 'CREATE', 'COMPLETE')
-        assert engine.outputs(ident) == {'greeting': 'hello engine',
-                                         'stdout': 'deploying for engine\n',
-                                         'code': 0}
-        engine.delete(ident)
-    finally:
-        heat_api.stop()
+                    item['value'] = self.api.auth_url
+        return found
 
-    if str(inputs.get('deploy_status_aware')).lower() == 'true':
-        # The adapted SoftwareDeployment: progress first, then the result.
-        assert [s.get('deploy_status') for s in signals] == [
-            'IN_PROGRESS', 'COMPLETE']
-    else:
-        # An engine that does not know progress signals gets only one.
-        assert len(signals) == 1 and 'deploy_status' not in signals[0]
-    assert inputs['deploy_password'] not in run.stderr
+    def stop(self):
+        self.api.stop()
+
+
+@pytest.fixture
+def engine_server(engine):
+    server = EngineServer(engine)
+    yield server
+    server.stop()
+
+
+def _expected_signals(deployments):
+    aware = [i['value'] for d in deployments for i in d['inputs']
+             if i['name'] == 'deploy_status_aware']
+    if aware and str(aware[0]).lower() == 'true':
+        # An adapted SoftwareDeployment: progress first, then the result.
+        return ['IN_PROGRESS', 'COMPLETE']
+    # An engine that does not know progress signals gets the result only.
+    return [None]
+
+
+def test_deployment_completes_through_real_engine(engine, engine_server,
+                                                  agent):
+    ident = engine_server.create(_deployment_template(
+        engine_server.server_id))
+    deployments = engine_server.deployments('CREATE')
+    agent.write(deployments)
+    run = agent.run()
+    assert run.returncode == 0, run.stderr
+    engine.wait(ident, 'CREATE', 'COMPLETE')
+    assert engine.outputs(ident) == {'greeting': 'hello engine',
+                                     'stdout': 'deploying for engine\n',
+                                     'code': 0}
+    assert [s.get('deploy_status') for s in engine_server.signals] == \
+        _expected_signals(deployments)
+    password = [i['value'] for i in deployments[0]['inputs']
+                if i['name'] == 'deploy_password'][0]
+    assert password not in run.stderr
+    engine_server.delete()
+    engine.wait(ident, 'DELETE', 'COMPLETE')
+
+
+def test_example_component_lifecycle_through_real_engine(engine,
+                                                         engine_server,
+                                                         agent):
+    with open(EXAMPLE) as f:
+        template = yaml.safe_load(f)
+    result = engine.client.validate_template(
+        engine_server.ctx, template, {'parameters': {'server': 'x'}})
+    assert 'Error' not in result and 'server' in result['Parameters']
+    ident = engine_server.create(template, {'http_port': 8081})
+    agent.write(engine_server.deployments('CREATE'))
+    run = agent.run()
+    assert run.returncode == 0, run.stderr
+    engine.wait(ident, 'CREATE', 'COMPLETE')
+    outputs = engine.outputs(ident)
+    assert outputs['install_log'] == \
+        'configuring the app server on port 8081\n'
+    assert outputs['root_url'].endswith(':8081/')
+
+    # UPDATE: a new port; the component's CREATE/UPDATE entry runs again.
+    engine.client.update_stack(
+        engine_server.ctx, ident, template,
+        {'parameters': {'server': engine_server.server_id,
+                        'http_port': 9090}}, {}, {})
+    agent.write(engine_server.deployments('UPDATE'))
+    run = agent.run()
+    assert run.returncode == 0, run.stderr
+    engine.wait(ident, 'UPDATE', 'COMPLETE')
+    outputs = engine.outputs(ident)
+    assert outputs['install_log'] == \
+        'configuring the app server on port 9090\n'
+    assert outputs['root_url'].endswith(':9090/')
+    # Not deleted here: the DELETE step waits for Nova to confirm the
+    # server exists, and there is no Nova in this tier (end-to-end covers
+    # it); DELETE selection is tested against the agent alone.
