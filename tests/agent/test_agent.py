@@ -330,3 +330,24 @@ def test_component_delete_runs_its_own_tool(agent, receiver):
     assert 'action DELETE' in progress['deploy_status_reason']
     assert final['deploy_stdout'] == 'hello bye\n'
     assert final['deploy_status'] == 'COMPLETE'
+
+
+def test_config_file_options(agent, receiver, tmp_path):
+    conf = tmp_path / 'agent.conf'
+    conf.write_text('[heat_lifecycle_plugins]\nagent_hook_timeout = 1\n'
+                    'agent_max_signal_bytes = 100000\n')
+    agent.write([deployment(group='chatty', deploy_signal_id=receiver.url()),
+                 deployment('slow', group='hanger',
+                            deploy_signal_id=receiver.url())])
+    run = agent.run('--config-file', str(conf))
+    assert run.returncode == 0, run.stderr
+    chatty, slow = receiver.requests
+    assert int(chatty.headers['Content-Length']) <= 100000
+    assert 'did not finish within 1.0 seconds' in slow.body['deploy_stderr']
+
+    bad = tmp_path / 'bad.conf'
+    bad.write_text('[heat_lifecycle_plugins]\nagent_hook_timeout = soon\n')
+    run = agent.run('--config-file', str(bad))
+    assert run.returncode == 2
+    assert 'agent_hook_timeout' in run.stderr and 'soon' in run.stderr
+    assert 'Traceback' not in run.stderr
