@@ -21,10 +21,14 @@ def load(path):
     `deployments` key (the server's whole metadata) is accepted too. The file
     holds credentials, so it is made private as 55-heat-config does.
     """
-    if stat.S_IMODE(os.lstat(path).st_mode) != 0o600:
-        os.chmod(path, 0o600)
-    with open(path, encoding='utf-8') as f:
-        text = f.read()
+    try:
+        if stat.S_IMODE(os.lstat(path).st_mode) != 0o600:
+            os.chmod(path, 0o600)
+        with open(path, encoding='utf-8') as f:
+            text = f.read()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise BadDeployment('metadata file %s cannot be read: %s'
+                            % (path, exc))
     if not text.strip():
         return []
     try:

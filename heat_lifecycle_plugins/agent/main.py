@@ -127,11 +127,40 @@ def run_deployment(deployment, settings, state_dir):
 
     body = fit_body(final_body(result, status_aware, secrets),
                     settings.max_signal_bytes, status_aware, name)
-    if isinstance(deployment, dict) and isinstance(deployment.get('id'),
-                                                   str) and \
-            '/' not in deployment['id']:
-        state_dir.record_signal(deployment['id'], body)
+    _record(state_dir, deployment, body)
     return _signal_final(deployment, body, signaller, state_dir, name)
+
+
+def _record(state_dir, deployment, body):
+    """Keep the signal body for debugging; never a reason not to signal."""
+    try:
+        deployments.check(deployment)
+        state_dir.record_signal(deployment['id'], body)
+    except (deployments.BadDeployment, OSError) as exc:
+        error = exc
+    else:
+        return
+    LOG.warning('Deployment %s: signal body not kept: %s',
+                deployments.describe(deployment), error)
+
+
+def signal_internal_error(deployment, settings, error):
+    """Last resort: tell Heat the agent itself failed on `deployment`."""
+    inputs = (deployments.input_values(deployment)
+              if isinstance(deployment, dict) else {})
+    status_aware = deployments.is_true(inputs.get('deploy_status_aware'))
+    signaller = signalling.Signaller(inputs, settings.retry,
+                                     settings.signal_timeout)
+    if not signaller.enabled:
+        return
+    result = hook_runner.HookResult(
+        ERROR_STATUS, reason='heat-lifecycle-agent internal error: %s: %s'
+        % (type(error).__name__, error))
+    body = final_body(result, status_aware, _secrets(inputs))
+    sent_error, _ = _send(signaller, body)
+    if sent_error:
+        LOG.error('Deployment %s: %s', deployments.describe(deployment),
+                  sent_error)
 
 
 def _run_hook(selected, name, settings, signaller, status_aware):
@@ -202,9 +231,14 @@ def _send(signaller, body):
 def _mark(state_dir, deployment):
     try:
         deployments.check(deployment)
-    except deployments.BadDeployment:
+        state_dir.mark_signalled(deployment)
+    except (deployments.BadDeployment, OSError) as exc:
+        error = exc
+    else:
         return
-    state_dir.mark_signalled(deployment)
+    # Signalled but not marked: it runs (and signals) again next pass.
+    LOG.error('Deployment %s: could not be marked as signalled: %s',
+              deployments.describe(deployment), error)
 
 
 def run_pass(settings):
@@ -212,12 +246,25 @@ def run_pass(settings):
     if not os.path.exists(settings.metadata_file):
         LOG.error('No metadata file %s', settings.metadata_file)
         return 1
-    state_dir = state.StateDir(settings.deployed_dir)
+    try:
+        state_dir = state.StateDir(settings.deployed_dir)
+    except OSError as exc:
+        error = exc
+    else:
+        return _run_locked(settings, state_dir)
+    LOG.error('State directory %s unusable: %s', settings.deployed_dir,
+              error)
+    return 1
+
+
+def _run_locked(settings, state_dir):
     with state_dir.lock():
         try:
-            items = deployments.load(settings.metadata_file)
+            items, problem = deployments.load(settings.metadata_file), None
         except deployments.BadDeployment as exc:
-            LOG.error('%s', exc)
+            items, problem = [], str(exc)
+        if problem:
+            LOG.error('%s', problem)
             return 1
         ok = True
         for deployment in items:
@@ -230,9 +277,10 @@ def run_pass(settings):
                 continue
             try:
                 ok = run_deployment(deployment, settings, state_dir) and ok
-            except Exception:
+            except Exception as exc:
                 LOG.exception('Deployment %s: unexpected error',
                               deployments.describe(deployment))
+                signal_internal_error(deployment, settings, exc)
                 ok = False
         return 0 if ok else 1
 

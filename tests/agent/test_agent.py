@@ -303,12 +303,26 @@ def test_heat_agents_environment_variables(agent, receiver, tmp_path):
     assert os.stat(agent.metadata_file).st_mode & 0o777 == 0o600
 
 
-def test_bad_metadata_is_a_clear_error(agent):
+def test_bad_metadata_is_a_clear_error(agent, tmp_path):
     with open(agent.metadata_file, 'w') as f:
         f.write('{"deployments": [')
     run = agent.run()
     assert run.returncode == 1
     assert 'is not JSON' in run.stderr and agent.metadata_file in run.stderr
+    assert 'Traceback' not in run.stderr
+
+    with open(agent.metadata_file, 'wb') as f:
+        f.write(b'\xff\xfe[')
+    run = agent.run()
+    assert run.returncode == 1
+    assert 'cannot be read' in run.stderr and 'Traceback' not in run.stderr
+
+    agent.write([])
+    with open(str(tmp_path / 'not-a-dir'), 'w') as f:
+        f.write('')
+    run = agent.run('--deployed-dir', str(tmp_path / 'not-a-dir'))
+    assert run.returncode == 1
+    assert 'State directory' in run.stderr and 'not-a-dir' in run.stderr
     assert 'Traceback' not in run.stderr
 
     agent.write([{'id': 'x', 'group': 'script', 'inputs': {'a': 1}}])
