@@ -46,6 +46,12 @@ enabled = False
 max_missed_heartbeats = 0
 check_interval = 0
 
+# Test workflows call services on loopback with std.http, which Mistral
+# blocks by default (SSRF protection): allow 127.0.0.1 only.
+[action_std_http]
+allowed_hosts = 127.0.0.1
+denied_cidrs = 169.254.0.0/16,fe80::/10
+
 [oslo_policy]
 enforce_scope = False
 enforce_new_defaults = False
@@ -67,11 +73,14 @@ class MistralServer(object):
         os.makedirs(self.workdir, exist_ok=True)
         self.port = procs.free_port()
         config_file = os.path.join(self.workdir, 'mistral.conf')
+        db_path = os.path.join(self.workdir, 'mistral.sqlite')
+        if os.path.exists(db_path):
+            os.remove(db_path)  # every start is a fresh, empty Mistral
         with open(config_file, 'w') as f:
             f.write(CONFIG.format(
                 port=self.port, debug=self.debug,
                 log_file=os.path.join(self.workdir, 'mistral.log'),
-                db_path=os.path.join(self.workdir, 'mistral.sqlite')))
+                db_path=db_path))
         root = os.path.dirname(os.path.dirname(os.path.dirname(
             os.path.abspath(__file__))))
         env = dict(os.environ)
