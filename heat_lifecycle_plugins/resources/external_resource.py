@@ -5,7 +5,7 @@ import time
 
 from heat.common import exception
 from heat.engine import attributes
-from heat.engine import function
+from heat.engine import constraints
 from heat.engine import properties
 from heat.engine import resource
 from heat.engine import support
@@ -28,6 +28,8 @@ OUTPUTS_DATA_KEY = 'outputs'
 MAX_PHYSICAL_ID = 255  # Heat's physical_resource_id column
 MAX_REASON_PART = 600  # Mistral's state_info can hold whole tracebacks
 CHECK_BUDGET = 0.9  # seconds one check_*_complete call may spend polling
+# Registered in Heat's heat.constraints entry-point group (setup.cfg).
+WORKFLOW_CONSTRAINT = 'heat_lifecycle_plugins.mistral_workflow'
 
 
 class WorkflowFailed(exception.Error):
@@ -45,6 +47,34 @@ class ActionCancelled(exception.Error):
 def _clip(text, limit=MAX_REASON_PART):
     text = str(text).strip()
     return text if len(text) <= limit else text[:limit] + '...'
+
+
+class MistralWorkflowConstraint(object):
+    """Heat custom constraint: the value names an existing Mistral workflow.
+
+    Checked by Heat wherever property values are validated (template
+    validate, stack create and update), except for values that come from
+    resources not created yet.
+    """
+
+    message = 'Value must be the name or id of an existing Mistral workflow'
+
+    def __init__(self):
+        self._problem = None
+
+    def validate(self, value, context):
+        try:
+            client = mistral_client.MistralClient(context)
+            if client.workflow_exists(value):
+                return True
+            self._problem = ('workflow "%s" does not exist in Mistral at %s'
+                             % (value, client.endpoint))
+        except mistral_client.MistralError as exc:
+            self._problem = 'cannot check workflow "%s": %s' % (value, exc)
+        return False
+
+    def error(self, value):
+        return self._problem or 'workflow "%s" is not valid' % value
 
 
 class ExternalResource(resource.Resource):
@@ -84,6 +114,8 @@ class ExternalResource(resource.Resource):
                 properties.Schema.STRING,
                 'Name or id of the Mistral workflow to execute.',
                 required=True,
+                constraints=[constraints.CustomConstraint(
+                    WORKFLOW_CONSTRAINT)],
             ),
             PARAMS: properties.Schema(
                 properties.Schema.MAP,
@@ -193,6 +225,19 @@ class ExternalResource(resource.Resource):
         """Poll the execution for up to CHECK_BUDGET seconds; True if done."""
         if not handle:
             return True
+        try:
+            return self._poll(handle)
+        except Exception:
+            self._remember_execution(handle)
+            raise
+
+    def _remember_execution(self, handle):
+        """A CREATE execution that ran is the physical id until a workflow
+        returns a resource_id, failed or not, so DELETE can clean up."""
+        if handle['action'] == self.CREATE and self.resource_id is None:
+            self.resource_id = handle['id']
+
+    def _poll(self, handle):
         self._fail_if_stack_cancelled(handle)
         client = self._mistral()
         interval = cfg.CONF[config.GROUP.name].mistral_poll_interval
@@ -246,8 +291,7 @@ class ExternalResource(resource.Resource):
         outputs.update(output)
         if new_id is not None:
             self.resource_id = new_id
-        elif self.resource_id is None and handle['action'] == self.CREATE:
-            self.resource_id = handle['id']
+        self._remember_execution(handle)
         self.data_set(OUTPUTS_DATA_KEY, jsonutils.dumps(outputs))
 
     def _keep_partial_result(self, client, handle):
@@ -272,8 +316,7 @@ class ExternalResource(resource.Resource):
             new_id = None
         if new_id is not None:
             self.resource_id = new_id
-        elif self.resource_id is None and handle['action'] == self.CREATE:
-            self.resource_id = handle['id']
+        self._remember_execution(handle)
         if published:
             outputs = self._outputs()
             outputs.update(published)
@@ -326,48 +369,20 @@ class ExternalResource(resource.Resource):
                                                  handle['workflow'],
                                                  row.status_reason))
 
-    def _workflow_depends_on_new_resources(self, action):
-        data = self.properties.data.get(self.EX_ACTIONS)
-        if isinstance(data, dict) and action in data:
-            data = data[action]
-        return any(dep.action == dep.INIT
-                   for dep in function.dependencies(data))
-
     # -- validation --------------------------------------------------------
 
     def validate(self):
         super(ExternalResource, self).validate()
         actions = self.properties[self.EX_ACTIONS] or {}
-        to_check = []
         for action in self.WORKFLOW_ACTIONS:
-            spec = actions.get(action)
-            if not spec:
-                continue
-            env = (spec[self.PARAMS] or {}).get('env')
+            params = (actions.get(action) or {}).get(self.PARAMS) or {}
+            env = params.get('env')
             if env is not None and not isinstance(env, dict):
                 raise exception.StackValidationFailed(
                     path=self._path(self.EX_ACTIONS, action, self.PARAMS,
                                     'env'),
                     message='must be a map of environment variables, not '
                             '%s' % _clip(jsonutils.dumps(env), 100))
-            if not self._workflow_depends_on_new_resources(action):
-                to_check.append((action, spec[self.WORKFLOW]))
-        if not to_check:
-            return
-        try:
-            client = self._mistral()
-            missing = [(action, wf) for action, wf in to_check
-                       if not client.workflow_exists(wf)]
-        except mistral_client.MistralError as exc:
-            raise exception.StackValidationFailed(
-                path=self._path(self.EX_ACTIONS),
-                message='cannot check the workflows: %s' % exc)
-        if missing:
-            action, workflow = missing[0]
-            raise exception.StackValidationFailed(
-                path=self._path(self.EX_ACTIONS, action, self.WORKFLOW),
-                message='workflow "%s" does not exist in Mistral at %s'
-                        % (workflow, client.endpoint))
 
     # -- update decisions --------------------------------------------------
 
