@@ -227,6 +227,8 @@ class ExternalResource(resource.Resource):
             return True
         try:
             return self._poll(handle)
+        except resource.PollDelay:
+            raise  # still running
         except Exception:
             self._remember_execution(handle)
             raise
@@ -286,13 +288,19 @@ class ExternalResource(resource.Resource):
             raise BadWorkflowResult(
                 'workflow %s returned %s instead of a map of outputs'
                 % (handle['workflow'], _clip(jsonutils.dumps(output), 100)))
-        new_id = self._physical_id_from(output, handle)
+        bad_id = None
+        try:
+            new_id = self._physical_id_from(output, handle)
+        except BadWorkflowResult as exc:
+            new_id, bad_id = None, exc  # keep the outputs, then fail
         outputs = self._outputs()
         outputs.update(output)
         if new_id is not None:
             self.resource_id = new_id
         self._remember_execution(handle)
         self.data_set(OUTPUTS_DATA_KEY, jsonutils.dumps(outputs))
+        if bad_id is not None:
+            raise bad_id
 
     def _keep_partial_result(self, client, handle):
         """After a failed or cancelled execution keep what it published.
