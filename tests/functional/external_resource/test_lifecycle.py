@@ -1,6 +1,8 @@
 """OS::Mistral::ExternalResource through its whole life, against a real
 Mistral whose workflows manage things in a real HTTP store."""
 
+import sqlalchemy
+from heat.db import api as db_api
 from heat.engine import resources
 
 from tests.functional.external_resource.conftest import EXAMPLE_TEMPLATE
@@ -92,3 +94,44 @@ def test_create_execution_id_is_the_id_when_none_is_returned(heat, mistral):
     assert output['update_env']['heat_extresource_data'] == {
         'note': 'created', 'size_seen': 3}
     heat.delete(ident)
+
+
+SLOW_ECHO = '''
+heat_template_version: 2016-10-14
+parameters:
+  store: {type: string}
+resources:
+  thing:
+    type: OS::Mistral::ExternalResource
+    properties:
+      actions:
+        CREATE:
+          workflow: create_slowly
+          params: {env: {sleep: 2}}
+        DELETE: {workflow: thing_delete}
+      input: {store: {get_param: store}}
+'''
+
+
+def test_outputs_are_written_once_per_execution_not_per_poll(
+        heat, thing_store):
+    """Watches the SQL the engine sends to its real database."""
+    statements = []
+
+    def record(conn, cursor, statement, parameters, context, executemany):
+        if 'resource_data' in statement and statement.split()[0] in (
+                'INSERT', 'UPDATE'):
+            statements.append(statement.split()[0])
+
+    db_engine = db_api.get_engine()
+    sqlalchemy.event.listen(db_engine, 'before_cursor_execute', record)
+    try:
+        ident = heat.create(SLOW_ECHO, params={'store': thing_store.url})
+    finally:
+        sqlalchemy.event.remove(db_engine, 'before_cursor_execute', record)
+    # A 2 s execution polled every 0.1 s: one write, when it ended.
+    assert len(statements) == 1
+    thing_id = heat.physical_ids(ident)['thing']
+    assert thing_store.things()[thing_id]['state'] == 'being-made'
+    heat.delete(ident)
+    assert thing_id not in thing_store.things()
