@@ -83,6 +83,29 @@ def test_delete_during_create_cancels_the_execution(heat, mistral,
     assert half_made and not [t for t in half_made if t in things]
 
 
+def test_stack_timeout_cancels_the_execution(heat, mistral, thing_store):
+    # Without timeout_mins a stack times out after stack_action_timeout
+    # seconds, which (unlike timeout_mins) can be short enough for a test.
+    before = {e.id for e in executions_of(mistral, 'create_slowly')}
+    cfg.CONF.set_override('stack_action_timeout', 4)
+    try:
+        ident = heat.create(SLOW, params={'store': thing_store.url},
+                            expect='FAILED')
+    finally:
+        cfg.CONF.clear_override('stack_action_timeout')
+    assert 'Timed out' in heat.show(ident)['stack_status_reason']
+    [execution] = [e for e in executions_of(mistral, 'create_slowly')
+                   if e.id not in before]
+    wait_for(lambda: _state(mistral, execution.id) == 'CANCELLED',
+             'the execution cancelled in Mistral')
+    rsrc = heat.resource(ident, 'thing')
+    assert rsrc['resource_status'] == 'FAILED'
+    thing_id = rsrc['physical_resource_id']
+    assert thing_store.things()[thing_id]['state'] == 'being-made'
+    heat.delete(ident)
+    assert thing_id not in thing_store.things()
+
+
 def test_mistral_stopped_mid_stack_fails_clearly(heat, thing_store,
                                                  tmp_path):
     own = MistralServer(str(tmp_path / 'mistral')).start()
