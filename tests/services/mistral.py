@@ -42,6 +42,7 @@ type = local
 [cron_trigger]
 enabled = False
 
+# No heartbeat checks: actions run in this very process.
 [action_heartbeat]
 max_missed_heartbeats = 0
 check_interval = 0

@@ -88,11 +88,6 @@ echo_bad_id:
 """ % {'input': _INPUT}
 
 
-def _set_options(**values):
-    for name, value in values.items():
-        cfg.CONF.set_override(name, value, group=config.GROUP.name)
-
-
 @pytest.fixture(scope='session')
 def thing_store(tmp_path_factory):
     store = ThingStore(str(tmp_path_factory.mktemp('thing-store'))).start()
@@ -114,10 +109,13 @@ def mistral(tmp_path_factory):
 @pytest.fixture
 def heat(engine, mistral):
     """The session's engine, its resources talking to `mistral`."""
-    _set_options(mistral_endpoint=mistral.url, mistral_auth_type='none',
-                 mistral_poll_interval=0.1, mistral_request_retries=1)
+    options = dict(mistral_endpoint=mistral.url, mistral_auth_type='none',
+                   mistral_poll_interval=0.1, mistral_request_retries=1)
+    for name, value in options.items():
+        cfg.CONF.set_override(name, value, group=config.GROUP.name)
     yield engine
-    cfg.CONF.clear_override('mistral_endpoint', group=config.GROUP.name)
+    for name in options:
+        cfg.CONF.clear_override(name, group=config.GROUP.name)
 
 
 def wait_for(predicate, what, timeout=30):
