@@ -1,6 +1,10 @@
 """Fixtures of the OS::Mistral::ExternalResource tests: a real Mistral, a
 thing store its workflows manage, and the in-process engine pointed at it."""
 
+# Before any other heat import, as in tests/inprocess_engine.py: it selects
+# the threading backend of oslo.service.
+import heat.tests.common  # noqa: F401  isort:skip
+
 import os
 import time
 
