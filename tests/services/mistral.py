@@ -90,7 +90,7 @@ class MistralServer(object):
         self.process = procs.Process(
             'mistral',
             [sys.executable, '-m', 'tests.services.mistral_server',
-             config_file],
+             config_file, str(os.getpid())],
             os.path.join(self.workdir, 'mistral-stdout.log'), env=env)
         try:
             procs.wait_for_port(self.port, timeout, self.process, 'mistral')

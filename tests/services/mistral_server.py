@@ -1,10 +1,12 @@
-"""One-process Mistral (engine + API) for tests: `python -m ... CONFIG`.
+"""One-process Mistral (engine + API) for tests:
+`python -m tests.services.mistral_server CONFIG [PARENT_PID]`.
 
 Run as a subprocess by tests/services/mistral.py. The engine, executor and
 notifier are all local to this process, on oslo.messaging's fake://
 transport, with an sqlite database whose schema is built directly (Mistral's
 alembic migrations do not run on sqlite). SIGTERM or SIGINT ends it at once:
-futurist threads would otherwise keep the interpreter alive.
+futurist threads would otherwise keep the interpreter alive. Given
+PARENT_PID, it also exits when that process is no longer its parent.
 """
 
 import mistral.cmd  # noqa: F401  selects the threading backend; first
@@ -17,7 +19,10 @@ from oslo_config import cfg
 from oslo_log import log as logging
 
 
-def main(config_file):
+def main(config_file, parent_pid=None):
+    if parent_pid:
+        from tests.services import procs
+        procs.exit_with_parent(parent_pid)
     from mistral import config
     config.parse_args(['--config-file', config_file])
     logging.setup(cfg.CONF, 'mistral')
@@ -50,4 +55,4 @@ def main(config_file):
 
 
 if __name__ == '__main__':
-    main(sys.argv[1])
+    main(sys.argv[1], int(sys.argv[2]) if len(sys.argv) > 2 else None)

@@ -10,7 +10,8 @@ tests look at the store to see what the workflows really did:
     DELETE /things/ID        204, 404 if absent
     GET    /log              {"log": [[method, path, body], ...]}
 
-Run `python -m tests.services.thing_store PORT`; ThingStore below starts it
+Run `python -m tests.services.thing_store PORT PARENT_PID` (it exits when
+PARENT_PID is no longer its parent); ThingStore below starts it
 as a subprocess on a free 127.0.0.1 port and stops it by its PID.
 """
 
@@ -114,7 +115,7 @@ class ThingStore(object):
         self.process = procs.Process(
             'thing-store',
             [sys.executable, '-m', 'tests.services.thing_store',
-             str(self.port)],
+             str(self.port), str(os.getpid())],
             os.path.join(self.workdir, 'thing-store.log'), env=env)
         try:
             procs.wait_for_port(self.port, 30, self.process, 'thing store')
@@ -140,10 +141,11 @@ class ThingStore(object):
             self.process = None
 
 
-def main(port):
+def main(port, parent_pid):
+    procs.exit_with_parent(parent_pid)
     httpd = server.ThreadingHTTPServer(('127.0.0.1', port), _Handler)
     httpd.serve_forever()
 
 
 if __name__ == '__main__':
-    main(int(sys.argv[1]))
+    main(int(sys.argv[1]), int(sys.argv[2]))
