@@ -25,12 +25,16 @@ mistral_opts = [
                     'Mistral.'),
     cfg.FloatOpt('mistral_poll_interval', default=1.0, min=0.05,
                  help='Seconds between two polls of a running Mistral '
-                      'execution.'),
+                      'execution. Heat checks a resource about once a '
+                      'second; shorter intervals poll several times within '
+                      'one check, 2 s or more make Heat wait that long.'),
     cfg.IntOpt('mistral_request_timeout', default=30, min=1,
                help='Seconds before one request to Mistral times out.'),
     cfg.IntOpt('mistral_request_retries', default=3, min=0,
                help='Retries of a Mistral request that failed to connect '
-                    'or got a 5xx answer, with exponential backoff.'),
+                    'or got a 5xx answer, with exponential backoff from '
+                    '0.5 s (a 5xx answer to starting an execution is not '
+                    'retried: the execution may exist).'),
 ]
 
 # Options of heat-lifecycle-agent, the in-instance agent (read from its own
