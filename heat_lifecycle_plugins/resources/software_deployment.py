@@ -11,6 +11,7 @@ them; late, duplicate or malformed signals leave an event that says so.
 import uuid
 
 from heat.common.i18n import _
+from heat.db import api as db_api
 from heat.engine.resources.openstack.heat import software_deployment
 from heat.engine import software_config_io as swc_io
 from heat.engine import support
@@ -59,6 +60,8 @@ class SoftwareDeployment(InTreeSoftwareDeployment):
         InTreeSoftwareDeployment.HEAT_SIGNAL,
         InTreeSoftwareDeployment.CFN_SIGNAL,
     )
+
+    SERVER_TYPE_KEY = 'server_type'
 
     # Set by handle_update: did the config or the input values change?
     _content_changed = False
@@ -111,6 +114,7 @@ class SoftwareDeployment(InTreeSoftwareDeployment):
     def _store_deployment(self, props, prev_derived_config):
         rpc = self.rpc_client()
         if self.resource_id is None:
+            self._remember_server_type()
             self.resource_id_set(str(uuid.uuid4()))
             return rpc.create_software_deployment(
                 self.context, deployment_id=self.resource_id,
@@ -131,13 +135,20 @@ class SoftwareDeployment(InTreeSoftwareDeployment):
         return super(SoftwareDeployment, self).handle_update(
             json_snippet, tmpl_diff, prop_diff)
 
+    def _remember_server_type(self):
+        server = self.stack.resource_by_refid(self.properties[self.SERVER])
+        if server is not None:
+            self.data_set(self.SERVER_TYPE_KEY, server.type())
+
     def _server_exists(self, sd):
         # A server of this stack that is not a Nova server (a DeployedServer)
-        # exists until Heat deletes it; Nova would not know it.
-        server_id = sd[rpc_api.SOFTWARE_DEPLOYMENT_SERVER_ID]
-        server = self.stack.resource_by_refid(server_id)
-        if server is not None and server.type() != 'OS::Nova::Server':
-            return True
+        # exists until Heat deletes it: Nova does not know it.
+        server_type = self.data().get(self.SERVER_TYPE_KEY)
+        if server_type and server_type != 'OS::Nova::Server':
+            server = db_api.resource_get_by_physical_resource_id(
+                self.context, sd[rpc_api.SOFTWARE_DEPLOYMENT_SERVER_ID])
+            return server is not None and (server.action, server.status) != (
+                self.DELETE, self.COMPLETE)
         return super(SoftwareDeployment, self)._server_exists(sd)
 
     def handle_signal(self, details=None):
