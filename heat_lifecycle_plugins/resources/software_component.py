@@ -10,6 +10,7 @@ tool, each config receiving only its own tool's section.
 from heat.common import exception
 from heat.common.i18n import _
 from heat.engine import attributes
+from heat.engine import constraints
 from heat.engine import properties
 from heat.engine.resources.openstack.heat import software_config
 from heat.engine import support
@@ -18,6 +19,29 @@ from heat.rpc import api as rpc_api
 from heat_lifecycle_plugins.resources import component_config
 
 SoftwareConfig = software_config.SoftwareConfig
+
+
+class ValidComponentConfigs(constraints.Constraint):
+    """The configs list's own rules, each error naming entry and value.
+
+    A property constraint, so Heat applies it when a template is validated
+    (heat stack-validate) as well as when the stack is created or updated.
+    """
+
+    valid_types = (constraints.Schema.LIST_TYPE,)
+
+    def validate(self, value, schema=None, context=None):
+        problem = component_config.first_problem(value)
+        if problem:
+            raise ValueError(problem)
+
+    def _str(self):
+        return _('Actions are among %s and appear in at most one entry; '
+                 'each entry has a tool.') % ', '.join(
+                     component_config.LIFECYCLE_ACTIONS)
+
+    def _constraint(self):
+        return self._str()
 
 
 class SoftwareComponent(SoftwareConfig):
@@ -60,8 +84,8 @@ class SoftwareComponent(SoftwareConfig):
 
     GROUP_COMPONENT = component_config.GROUP
 
-    # Checked in validate() rather than by schema constraints, so that each
-    # error can name the entry's index and the bad value.
+    # Checked as a whole by ValidComponentConfigs, so that each error can
+    # name the entry's index and the bad value.
     entry_schema = properties.Schema(
         properties.Schema.MAP,
         schema={
@@ -93,6 +117,7 @@ class SoftwareComponent(SoftwareConfig):
               'lifecycle actions. At least one entry.'),
             schema=entry_schema,
             required=True,
+            constraints=[ValidComponentConfigs()],
         ),
         INPUTS: SoftwareConfig.properties_schema[SoftwareConfig.INPUTS],
         OUTPUTS: SoftwareConfig.properties_schema[SoftwareConfig.OUTPUTS],
@@ -113,16 +138,26 @@ class SoftwareComponent(SoftwareConfig):
         ),
     }
 
-    def _error(self, message):
-        return exception.StackValidationFailed(
-            message=_('SoftwareComponent "%(name)s": %(msg)s') %
-            {'name': self.name, 'msg': message})
+    def validate_template(self):
+        """Also check configs when only the template is validated.
 
-    def validate(self):
-        super(SoftwareComponent, self).validate()
-        problem = component_config.first_problem(self.properties[self.CONFIGS])
+        Heat's template-validate skips property values (no constraints run),
+        so a typo in an action would pass it; the check here sees the
+        values that are known before create and skips unresolved ones.
+        """
+        super(SoftwareComponent, self).validate_template()
+        try:
+            configs = self.properties[self.CONFIGS]
+        except Exception:  # unresolvable before create: checked at create
+            return
+        problem = component_config.first_problem(configs)
         if problem:
-            raise self._error(problem)
+            raise exception.StackValidationFailed(
+                error='Property error',
+                path=[self.stack.t.RESOURCES, self.name,
+                      self.stack.t.get_section_name('properties'),
+                      self.CONFIGS],
+                message=problem)
 
     def handle_create(self):
         configs = component_config.stored_configs(
