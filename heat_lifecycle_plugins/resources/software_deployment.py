@@ -151,6 +151,15 @@ class SoftwareDeployment(InTreeSoftwareDeployment):
                 self.DELETE, self.COMPLETE)
         return super(SoftwareDeployment, self)._server_exists(sd)
 
+    def _show_resource(self):
+        # The `show` attribute, read through the engine's own RPC API rather
+        # than an HTTP round trip to heat-api.
+        if self.resource_id is None:
+            return None
+        with self.rpc_client().ignore_error_by_name('NotFound'):
+            return self.rpc_client().show_software_deployment(
+                self.context, self.resource_id)
+
     def handle_signal(self, details=None):
         if self.resource_id is None:
             return ('signal ignored: %s has no deployment yet' % self.name)

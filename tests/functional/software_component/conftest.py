@@ -48,3 +48,16 @@ def engine(engine):
         yield engine
     finally:
         engine.ctx = plain
+
+
+@pytest.fixture()
+def no_scheduler_sleep():
+    """Heat's TaskRunner sleeps 1 s between polls; Heat's own tests turn
+    that off (ENABLE_SLEEP), which MariaDB handles. Restored after."""
+    from heat.engine import scheduler
+    saved = scheduler.ENABLE_SLEEP
+    scheduler.ENABLE_SLEEP = False
+    try:
+        yield
+    finally:
+        scheduler.ENABLE_SLEEP = saved

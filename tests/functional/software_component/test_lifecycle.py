@@ -49,7 +49,7 @@ def test_component_follows_every_stack_action(engine):
                   helpers.progress_signal('installing packages'))
     engine.signal(ident, 'deployment',
                   helpers.progress_signal('starting the service'))
-    res = engine.resource(ident, 'deployment')
+    res = engine.resource(ident, 'deployment', with_attr=False)
     assert (res['resource_action'], res['resource_status']) == (
         'CREATE', 'IN_PROGRESS')
     sd = helpers.software_deployment(engine, ident)
@@ -75,7 +75,7 @@ def test_component_follows_every_stack_action(engine):
         engine.signal(ident, 'deployment', helpers.final_signal())
         engine.wait(ident, action)
 
-    deployment_id = engine.resource(ident, 'deployment')[
+    deployment_id = engine.resource(ident, 'deployment', with_attr=False)[
         'physical_resource_id']
     events = helpers.signal_events(engine, ident)
     engine.delete(ident, wait=False)
