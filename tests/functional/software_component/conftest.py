@@ -50,7 +50,7 @@ def engine(engine):
         engine.ctx = plain
 
 
-@pytest.fixture()
+@pytest.fixture(autouse=True)
 def no_scheduler_sleep():
     """Heat's TaskRunner sleeps 1 s between polls; Heat's own tests turn
     that off (ENABLE_SLEEP), which MariaDB handles. Restored after."""
