@@ -10,6 +10,7 @@ them; late, duplicate or malformed signals leave an event that says so.
 
 import uuid
 
+from heat.common import exception
 from heat.common.i18n import _
 from heat.db import api as db_api
 from heat.engine.resources.openstack.heat import software_deployment
@@ -162,6 +163,10 @@ class SoftwareDeployment(InTreeSoftwareDeployment):
 
     def handle_signal(self, details=None):
         if self.resource_id is None:
-            return ('signal ignored: %s has no deployment yet' % self.name)
-        return deployment_signals.handle(self.context, self.resource_id,
-                                         details)
+            return 'signal ignored: %s has no deployment yet' % self.name
+        try:
+            return deployment_signals.handle(self.context, self.resource_id,
+                                             details)
+        except exception.NotFound:
+            return ('signal ignored: deployment %s no longer exists'
+                    % self.resource_id)

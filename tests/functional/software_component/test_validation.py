@@ -98,3 +98,19 @@ def test_create_refuses_an_invalid_component(engine):
     assert ('resources.appserver.properties.configs: configs[0].actions: '
             "'CRAETE' is not a lifecycle action; did you mean 'CREATE'?"
             in message)
+
+
+def test_resource_type_schemas_are_served(engine):
+    component = engine.client.resource_schema(engine.ctx,
+                                              'OS::Heat::SoftwareComponent')
+    assert set(component['properties']) == {'configs', 'inputs', 'outputs',
+                                            'options'}
+    assert 'configs' in component['attributes']
+    entry = component['properties']['configs']['schema']['*']['schema']
+    assert set(entry) == {'actions', 'config', 'tool'}
+    deployment = engine.client.resource_schema(
+        engine.ctx, 'OS::Heat::SoftwareDeployment')
+    assert {'config', 'server', 'input_values', 'actions', 'name',
+            'signal_transport'} <= set(deployment['properties'])
+    assert {'deploy_stdout', 'deploy_stderr',
+            'deploy_status_code'} <= set(deployment['attributes'])
