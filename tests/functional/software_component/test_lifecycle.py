@@ -81,6 +81,11 @@ def test_component_follows_every_stack_action(engine):
     engine.delete(ident, wait=False)
     check_delivery(helpers.wait_for_delivery(engine, ident, 'DELETE'),
                    'DELETE', 9090)
+    # The deletion waits for the server (a DeployedServer, unknown to Nova).
+    engine.signal(ident, 'deployment', helpers.progress_signal('stopping'))
+    assert helpers.signal_events(engine, ident)[-1] == (
+        'IN_PROGRESS', 'Signal: deployment %s in progress: stopping'
+        % deployment_id)
     engine.signal(ident, 'deployment', helpers.final_signal())
     engine.wait(ident, 'DELETE')
 
