@@ -10,6 +10,8 @@ them; late, duplicate or malformed signals leave an event that says so.
 
 import uuid
 
+from oslo_log import log as logging
+
 from heat.common import exception
 from heat.common.i18n import _
 from heat.db import api as db_api
@@ -17,7 +19,6 @@ from heat.engine.resources.openstack.heat import software_deployment
 from heat.engine import software_config_io as swc_io
 from heat.engine import support
 from heat.rpc import api as rpc_api
-from oslo_log import log as logging
 
 from heat_lifecycle_plugins.resources import component_config
 from heat_lifecycle_plugins.resources import deployment_signals

@@ -25,7 +25,8 @@ def input_types(item):
 
 
 def software_deployment(engine, ident, name='deployment'):
-    deployment_id = engine.resource(ident, name, with_attr=False)['physical_resource_id']
+    deployment_id = engine.resource(ident, name, with_attr=False)[
+        'physical_resource_id']
     return engine.client.show_software_deployment(engine.ctx, deployment_id)
 
 

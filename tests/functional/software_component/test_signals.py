@@ -156,8 +156,10 @@ def test_status_awareness_per_transport(engine):
         if transport == 'NO_SIGNAL':
             engine.wait(ident, 'CREATE')
             sd = helpers.software_deployment(engine, ident)
-            item = [i for i in engine.resource(ident, 'server', with_attr=False)['metadata'][
-                'deployments'] if i['id'] == sd['config_id']][0]
+            metadata = engine.resource(ident, 'server',
+                                       with_attr=False)['metadata']
+            item = [i for i in metadata['deployments']
+                    if i['id'] == sd['config_id']][0]
         else:
             item = helpers.wait_for_delivery(engine, ident, 'CREATE')
         inputs = helpers.inputs_of(item)
