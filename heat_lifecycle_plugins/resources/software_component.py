@@ -24,8 +24,9 @@ SoftwareConfig = software_config.SoftwareConfig
 class ValidComponentConfigs(constraints.Constraint):
     """The configs list's own rules, each error naming entry and value.
 
-    A property constraint, so Heat applies it when a template is validated
-    (heat stack-validate) as well as when the stack is created or updated.
+    A property constraint, so Heat applies it whenever it checks property
+    values: when a stack is created or updated. Template validation skips
+    values; SoftwareComponent.validate_template covers that case.
     """
 
     valid_types = (constraints.Schema.LIST_TYPE,)
