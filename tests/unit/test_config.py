@@ -1,14 +1,12 @@
 """The options are listed for oslo-config-generator."""
 
-import os
 import subprocess
 import sys
 
 
 def test_oslo_config_generator_prints_our_group():
-    gen = os.path.join(os.path.dirname(sys.executable),
-                       'oslo-config-generator')
-    proc = subprocess.run([gen, '--namespace', 'heat_lifecycle_plugins'],
+    proc = subprocess.run([sys.executable, '-m', 'oslo_config.generator',
+                           '--namespace', 'heat_lifecycle_plugins'],
                           capture_output=True, text=True, timeout=60)
     assert proc.returncode == 0, proc.stderr
     assert '[heat_lifecycle_plugins]' in proc.stdout
