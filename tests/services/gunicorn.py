@@ -5,8 +5,7 @@ import sys
 
 from tests.services import procs
 
-REPO = os.path.dirname(os.path.dirname(os.path.dirname(
-    os.path.abspath(__file__))))
+REPO = procs.REPO
 
 
 def serve(name, app, config_file, workdir, port, threads=8, env=None):
