@@ -53,7 +53,7 @@ def test_progress_event_is_visible_before_completion(driver, heat, tmp_path):
             break
         progress = [e for e in stacks.events(heat, stack_id)
                     if e.resource_name == 'deployment' and
-                    e.resource_status == 'CREATE_IN_PROGRESS' and
+                    e.resource_status == 'SIGNAL_IN_PROGRESS' and
                     'started script hook' in (e.resource_status_reason or '')]
         if progress:
             seen_while_running = progress[0]
