@@ -15,9 +15,20 @@ from tests.services import mariadb as mariadb_service
 from tests.services import rabbitmq as rabbitmq_service
 
 
+def mistral_available():
+    """Whether this tree has the Mistral server fixture (issue 5's)."""
+    try:
+        from tests.services import mistral  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
 class Cloud(object):
-    def __init__(self, workdir):
+    def __init__(self, workdir, with_mistral=None):
         self.workdir = workdir
+        self.with_mistral = (mistral_available() if with_mistral is None
+                             else with_mistral)
         self.mariadb = None
         self.rabbitmq = None
         self.keystone = None
@@ -61,8 +72,37 @@ class Cloud(object):
         if rabbit_error:
             raise rabbit_error[0]
         heat.transport_url = rabbit.transport_url
+        if self.with_mistral:
+            from tests.services import mistral
+            self.mistral = mistral.MistralServer(self._path('mistral'))
+            self.mistral.start()
+            heat.extra_conf['heat_lifecycle_plugins'] = {
+                'mistral_endpoint': self.mistral.url,
+                'mistral_auth_type': 'none'}
         self.heat = heat
         heat.start()
+
+    def processes(self):
+        """(name, pid) of every process this cloud runs."""
+        found = []
+        for service in (self.mariadb, self.rabbitmq, self.keystone,
+                        self.mistral, self.heat):
+            for attr in ('epmd', 'process', 'engine', 'api', 'cfn'):
+                proc = getattr(service, attr, None)
+                if proc is not None and hasattr(proc, 'pid'):
+                    found.append((proc.name, proc.pid))
+        return found
+
+    def client_env(self):
+        """OS_* variables for `openstack stack ...` as the demo user."""
+        return {'OS_AUTH_URL': self.keystone.url,
+                'OS_USERNAME': 'demo',
+                'OS_PASSWORD': keystone_service.DEMO_PASSWORD,
+                'OS_PROJECT_NAME': 'demo',
+                'OS_USER_DOMAIN_NAME': 'Default',
+                'OS_PROJECT_DOMAIN_NAME': 'Default',
+                'OS_REGION_NAME': 'RegionOne',
+                'OS_IDENTITY_API_VERSION': '3'}
 
     def heat_client(self, session=None):
         """python-heatclient as the demo user (endpoint from the catalog)."""

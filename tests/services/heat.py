@@ -46,6 +46,8 @@ class Heat(object):
         self.engine = None
         self.api = None
         self.cfn = None
+        # {section: {option: value}} appended to heat.conf (our options).
+        self.extra_conf = {}
 
     @property
     def engine_log(self):
@@ -97,6 +99,10 @@ class Heat(object):
                    'ks': self.keystone.url,
                    'ks_root': self.keystone.unversioned_url,
                    'auth': keystone_auth})
+            for section, options in sorted(self.extra_conf.items()):
+                f.write('[%s]\n' % section)
+                for name, value in sorted(options.items()):
+                    f.write('%s = %s\n' % (name, value))
 
     def _python(self, code, name, log):
         return procs.Process(
