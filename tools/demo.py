@@ -60,7 +60,11 @@ class Demo(object):
 
     def _wait(self, stack_id, action, seen):
         def show(stack):
-            for line in stacks.timeline(self.hc, stack_id, seen):
+            try:
+                lines = stacks.timeline(self.hc, stack_id, seen)
+            except Exception:  # the stack went away as it was deleted
+                lines = []
+            for line in lines:
                 say('   ' + line)
         try:
             stacks.wait(self.hc, stack_id, action, on_poll=show, timeout=600)
