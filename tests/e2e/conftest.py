@@ -61,8 +61,17 @@ class StackDriver(object):
         for server in servers:
             self.start_agent(stack_id, server)
         if wait:
-            stacks.wait(self.hc, stack_id, 'CREATE', expect)
+            self.wait(stack_id, 'CREATE', expect)
         return stack_id
+
+    def wait(self, stack_id, action, expect='COMPLETE'):
+        """stacks.wait, with the servers' agent logs on failure."""
+        try:
+            return stacks.wait(self.hc, stack_id, action, expect)
+        except stacks.StackFailed as exc:
+            logs = ''.join('\n--- %s:\n%s' % (a.log_path, a.log_tail(3000))
+                           for a in self.agents)
+            raise stacks.StackFailed('%s%s' % (exc, logs)) from None
 
     def start_agent(self, stack_id, server):
         agent = deployed_server.DeployedServerAgent(
@@ -76,15 +85,15 @@ class StackDriver(object):
         self.hc.stacks.update(stack_id, template=template,
                               parameters=params or {}, files=files or {},
                               existing=existing)
-        return stacks.wait(self.hc, stack_id, 'UPDATE', expect)
+        return self.wait(stack_id, 'UPDATE', expect)
 
     def action(self, stack_id, action, expect='COMPLETE'):
         getattr(self.hc.actions, action.lower())(stack_id)
-        return stacks.wait(self.hc, stack_id, action, expect)
+        return self.wait(stack_id, action, expect)
 
     def delete(self, stack_id, expect='COMPLETE'):
         self.hc.stacks.delete(stack_id)
-        result = stacks.wait(self.hc, stack_id, 'DELETE', expect)
+        result = self.wait(stack_id, 'DELETE', expect)
         if expect == 'COMPLETE':
             self.stack_ids.remove(stack_id)
         return result

@@ -7,6 +7,7 @@ our heat-lifecycle-agent. The agent runs real scripts and signals back
 through Heat. Stopped by its own PID.
 """
 
+import importlib.util
 import os
 import sys
 import time
@@ -72,6 +73,10 @@ class DeployedServerAgent(object):
         return conf
 
     def start(self):
+        if importlib.util.find_spec('heat_lifecycle_plugins.agent') is None:
+            raise RuntimeError('heat_lifecycle_plugins.agent (the '
+                               'heat-lifecycle-agent command) is not in this '
+                               'tree: a DeployedServer cannot be run')
         os.makedirs(self.workdir, exist_ok=True)
         conf = self._write_conf(self.credentials())
         state = os.path.join(self.workdir, 'heat-config')

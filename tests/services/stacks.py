@@ -46,7 +46,8 @@ def events(hc, stack_id, nested_depth=3):
     """All events of the stack and its nested stacks, oldest first."""
     found = hc.events.list(stack_id, nested_depth=nested_depth,
                            sort_dir='asc', sort_keys='created_at')
-    return sorted(found, key=lambda e: (e.event_time, str(e.id)))
+    # Stable: events of the same second keep the order the API gave them.
+    return sorted(found, key=lambda e: e.event_time)
 
 
 def describe_event(event):
