@@ -42,16 +42,22 @@ def test_failing_component_script(driver, heat):
                              expect='FAILED')
     stack = heat.stacks.get(stack_id)
     assert stack.stack_status == 'CREATE_FAILED'
-    reason = stack.stack_status_reason
-    assert 'resources.deployment' in reason, reason
-    assert 'status code: 3' in reason or 'status 3' in reason, reason
     [event] = failed_events(heat, stack_id, 'deployment')
     assert event.resource_status == 'CREATE_FAILED'
-    assert 'disk full' in event.resource_status_reason or \
-        event.resource_status_reason in reason, event.resource_status_reason
+    # What `openstack stack show` and `stack event list` print:
+    assert event.resource_status_reason.startswith(
+        'Error: resources.deployment: Deployment to server failed: ')
+    assert event.resource_status_reason.endswith(
+        'Deployment exited with non-zero status code: 3')
+    assert stack.stack_status_reason == (
+        'Resource CREATE failed: ' + event.resource_status_reason)
+    # The tool's own output is on the deployment, for `resource show`.
     deployment = heat.resources.get(stack_id, 'deployment',
-                                    with_attr=['deploy_stderr'])
-    assert 'disk full' in deployment.attributes['deploy_stderr']
+                                    with_attr=['show'])
+    outputs = deployment.attributes['show']['output_values']
+    assert outputs['deploy_status_code'] == 3
+    assert outputs['deploy_stdout'] == 'installing\n'
+    assert outputs['deploy_stderr'].startswith('disk full\n')
 
 
 def test_failing_chain_member(driver, heat):

@@ -49,7 +49,8 @@ def test_progress_event_is_visible_before_completion(driver, heat, tmp_path):
     deadline = time.time() + 120
     while seen_while_running is None and time.time() < deadline:
         deployment = heat.resources.get(stack_id, 'deployment')
-        if deployment.resource_status != 'CREATE_IN_PROGRESS':
+        if deployment.resource_status in ('CREATE_COMPLETE',
+                                          'CREATE_FAILED'):
             break
         progress = [e for e in stacks.events(heat, stack_id)
                     if e.resource_name == 'deployment' and
