@@ -68,3 +68,15 @@ class Process(object):
             os.killpg(self.pid, sig)  # the session this PID leads
         except ProcessLookupError:
             pass
+
+
+def exit_with_parent(parent_pid, interval=1.0):
+    """In a service process: exit at once when parent_pid is no longer our
+    parent (the test run died without stopping us), so nothing leaks."""
+    import threading
+
+    def watch():
+        while os.getppid() == parent_pid:
+            time.sleep(interval)
+        os._exit(0)
+    threading.Thread(target=watch, daemon=True).start()

@@ -1,0 +1,153 @@
+"""Finding and running a group's hook with heat-agents' contract.
+
+The hook gets the deployment as JSON on stdin and prints a JSON map on
+stdout: outputs by name plus deploy_stdout, deploy_stderr and
+deploy_status_code. It runs in its own session so that a time limit kills
+the tool it started too.
+"""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+
+from oslo_log import log as logging
+
+LOG = logging.getLogger(__name__)
+
+PACKAGED_HOOKS_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                  'hooks')
+KILL_GRACE_SECONDS = 5
+# Exit statuses reported for failures of the agent itself, as shells do.
+TIMED_OUT = 124
+NOT_FOUND = 127
+NOT_RUN = 126
+
+
+class HookResult(object):
+    """What a hook run produced, with the reason when it failed."""
+
+    def __init__(self, status_code, stdout='', stderr='', outputs=None,
+                 reason=None):
+        self.status_code = status_code
+        self.stdout = stdout
+        self.stderr = stderr
+        self.outputs = outputs or {}
+        self.reason = reason
+
+    @property
+    def failed(self):
+        return self.status_code != 0
+
+
+def find_hook(name, hooks_dirs):
+    """Path of hook `name`, searched in `hooks_dirs` then our own hooks."""
+    for directory in list(hooks_dirs) + [PACKAGED_HOOKS_DIR]:
+        if directory:
+            path = os.path.join(directory, name)
+            if os.path.isfile(path):
+                return path
+    return None
+
+
+def _command(path):
+    # Our own hooks are Python files that may lose their mode bit in a
+    # wheel: run them with this interpreter.
+    if os.path.dirname(path) == PACKAGED_HOOKS_DIR:
+        return [sys.executable, path]
+    return [path]
+
+
+def _kill(proc):
+    for sig in (signal.SIGTERM, signal.SIGKILL):
+        try:
+            os.killpg(proc.pid, sig)
+        except ProcessLookupError:
+            return
+        try:
+            proc.wait(KILL_GRACE_SECONDS)
+            return
+        except subprocess.TimeoutExpired:
+            continue
+
+
+def _text(data):
+    return (data or b'').decode('utf-8', 'replace')
+
+
+def run(path, deployment, timeout):
+    """Run the hook at `path` for `deployment`; always a HookResult."""
+    payload = json.dumps(deployment).encode('utf-8')
+    try:
+        proc = subprocess.Popen(_command(path), stdin=subprocess.PIPE,
+                                stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE,
+                                start_new_session=True)
+    except OSError as exc:
+        return HookResult(NOT_RUN, reason='hook %s could not be started: %s'
+                          % (path, exc))
+    try:
+        stdout, stderr = proc.communicate(payload, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        _kill(proc)
+        stdout, stderr = proc.communicate()
+        return HookResult(
+            TIMED_OUT, _text(stdout), _text(stderr),
+            reason='hook %s did not finish within %s seconds and was killed'
+                   % (path, timeout))
+    return interpret(path, proc.returncode, _text(stdout), _text(stderr))
+
+
+def interpret(path, returncode, stdout, stderr):
+    """The result of a hook that exited with `returncode`.
+
+    A non-zero exit is a failure whatever the hook printed.
+    """
+    try:
+        data = json.loads(stdout) if stdout.strip() else None
+    except ValueError:
+        data = None
+    if not isinstance(data, dict):
+        if returncode:
+            return HookResult(returncode, stdout, stderr,
+                              reason='hook %s exited with status %s'
+                                     % (path, returncode))
+        return HookResult(1, stdout, stderr,
+                          reason='hook %s printed no JSON map on stdout'
+                                 % path)
+
+    outputs = {k: v for k, v in data.items()
+               if k not in ('deploy_stdout', 'deploy_stderr',
+                            'deploy_status_code', 'deploy_status',
+                            'deploy_status_reason')}
+    tool_stdout = _as_text(data.get('deploy_stdout'))
+    tool_stderr = _as_text(data.get('deploy_stderr'))
+    raw_code = data.get('deploy_status_code', 0)
+    try:
+        code = int(raw_code if raw_code is not None else 0)
+    except (TypeError, ValueError):
+        return HookResult(1, tool_stdout, tool_stderr, outputs,
+                          reason='hook %s returned a deploy_status_code that '
+                                 'is not a number: %r' % (path, raw_code))
+    if code:
+        return HookResult(code, tool_stdout, tool_stderr, outputs,
+                          reason='%s: the tool exited with status %s'
+                                 % (path, code))
+    if returncode:
+        # The hook crashed after printing a result: never a success.
+        return HookResult(returncode, tool_stdout,
+                          _join(tool_stderr, stderr), outputs,
+                          reason='hook %s exited with status %s'
+                                 % (path, returncode))
+    return HookResult(0, tool_stdout, tool_stderr, outputs)
+
+
+def _as_text(value):
+    if value is None:
+        return ''
+    return value if isinstance(value, str) else json.dumps(value)
+
+
+def _join(first, second):
+    return first + ('\n' if first and second else '') + second

@@ -1,0 +1,65 @@
+"""The agent's state directory: which deployments were signalled.
+
+`<id>.json` means "signalled" (the name heat-agents uses, so an image that
+switches from 55-heat-config keeps its history). It is written only after
+Heat accepted the final signal, so a crash before that re-runs the
+deployment on the next pass. It holds the deployment without its secrets.
+`<id>.notify.json` keeps the last signal body, for debugging.
+"""
+
+import contextlib
+import fcntl
+import json
+import os
+
+from heat_lifecycle_plugins.agent import deployments
+
+OLD_DEPLOYED_DIR = '/var/run/heat-config/deployed'
+
+
+class StateDir(object):
+
+    def __init__(self, path, old_path=OLD_DEPLOYED_DIR):
+        self.path = path
+        if not os.path.isdir(path):
+            if old_path and old_path != path and os.path.isdir(old_path):
+                # heat-agents' former location: keep its markers.
+                os.makedirs(os.path.dirname(path) or '.', exist_ok=True)
+                os.rename(old_path, path)
+            else:
+                os.makedirs(path, 0o700, exist_ok=True)
+
+    def _file(self, dep_id, suffix):
+        return os.path.join(self.path, dep_id + suffix)
+
+    def signalled(self, dep_id):
+        return os.path.exists(self._file(dep_id, '.json'))
+
+    def mark_signalled(self, deployment):
+        self._write(self._file(deployment['id'], '.json'),
+                    deployments.redacted(deployment), 0o644)
+
+    def record_signal(self, dep_id, body):
+        self._write(self._file(dep_id, '.notify.json'), body, 0o600)
+
+    @staticmethod
+    def _write(path, data, mode):
+        tmp = path + '.tmp'
+        fd = os.open(tmp, os.O_CREAT | os.O_WRONLY | os.O_TRUNC, mode)
+        with os.fdopen(fd, 'w') as f:
+            json.dump(data, f, indent=2, sort_keys=True)
+            f.flush()
+            os.fsync(f.fileno())
+        os.chmod(tmp, mode)
+        os.replace(tmp, path)
+
+    @contextlib.contextmanager
+    def lock(self):
+        """One agent pass at a time (os-collect-config may overlap)."""
+        fd = os.open(os.path.join(self.path, '.lock'),
+                     os.O_CREAT | os.O_RDWR, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            yield
+        finally:
+            os.close(fd)

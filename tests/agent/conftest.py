@@ -1,0 +1,134 @@
+"""Fixtures of the agent tests: the real heat-lifecycle-agent command run
+as a subprocess over a metadata file, with real hook processes."""
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from tests.agent import http_stand_ins
+
+AGENT = os.path.join(os.path.dirname(sys.executable), 'heat-lifecycle-agent')
+
+# Test hooks, following heat-agents' contract (JSON in, JSON out).
+TEST_HOOKS = {
+    # Records what it was given, succeeds with one output.
+    'recorder': '''#!/bin/sh
+cat > "$RECORD_DIR/$(date +%s%N).json"
+echo '{"deploy_stdout": "recorded", "deploy_stderr": "", "deploy_status_code": 0, "result": "ok"}'
+''',
+    # Prints a successful result, then exits non-zero.
+    'crasher': '''#!/bin/sh
+cat > /dev/null
+echo '{"deploy_stdout": "all fine", "deploy_stderr": "", "result": "x"}'
+exit 3
+''',
+    # Starts a tool that never ends and waits for it.
+    'hanger': '''#!/bin/sh
+cat > /dev/null
+sleep 600 &
+echo $! > "$RECORD_DIR/tool.pid"
+wait
+''',
+    # Prints its environment's secrets to stderr and no JSON (like a
+    # heat-agents hook logging inputs), then fails.
+    'leaker': '''#!/bin/sh
+python3 -c "import json,sys; d=json.load(sys.stdin); [print(i['name'], '=', i.get('value'), file=sys.stderr) for i in d['inputs']]"
+echo "not json"
+exit 1
+''',
+    # Prints 1.5 MB of stdout and 300 KB of stderr through its result.
+    'chatty': '''#!/usr/bin/env python3
+import json, sys
+json.load(sys.stdin)
+out = 'start-of-stdout\\n' + 'o' * 1500000 + '\\nEND-OF-STDOUT'
+err = 'start-of-stderr\\n' + 'e' * 300000 + '\\nEND-OF-STDERR'
+json.dump({"deploy_stdout": out, "deploy_stderr": err,
+           "deploy_status_code": 0, "result": "kept"}, sys.stdout)
+''',
+}
+
+
+@pytest.fixture
+def hooks_dir(tmp_path):
+    path = tmp_path / 'hooks'
+    path.mkdir()
+    for name, text in TEST_HOOKS.items():
+        hook = path / name
+        hook.write_text(text)
+        hook.chmod(0o755)
+    return str(path)
+
+
+@pytest.fixture
+def receiver():
+    server = http_stand_ins.SignalReceiver()
+    yield server
+    server.stop()
+
+
+def inputs(**values):
+    return [{'name': k, 'value': v, 'type': 'String'}
+            for k, v in values.items()]
+
+
+def deployment(dep_id='dep-1', group='script', config='', outputs=(),
+               options=None, name=None, **input_values):
+    return {'id': dep_id, 'name': name or 'deployment-%s' % dep_id,
+            'group': group, 'config': config,
+            'inputs': inputs(**input_values),
+            'outputs': [{'name': o} for o in outputs],
+            'options': options or {}}
+
+
+class Agent(object):
+    """Runs heat-lifecycle-agent over a metadata file in a temp dir."""
+
+    def __init__(self, tmp_path, hooks_dir):
+        self.tmp = tmp_path
+        self.metadata_file = str(tmp_path / 'heat-config')
+        self.deployed_dir = str(tmp_path / 'deployed')
+        self.record_dir = tmp_path / 'records'
+        self.record_dir.mkdir()
+        self.hooks_dir = hooks_dir
+
+    def write(self, deployments):
+        with open(self.metadata_file, 'w') as f:
+            json.dump(deployments, f)
+
+    def env(self, **extra):
+        env = dict(os.environ)
+        env.update(HEAT_SCRIPT_WORKING=str(self.tmp / 'script-working'),
+                   HEAT_SCRIPT_OUTPUTS=str(self.tmp / 'script-outputs'),
+                   RECORD_DIR=str(self.record_dir))
+        env.update(extra)
+        return env
+
+    def argv(self, *extra):
+        return [AGENT, '--metadata-file', self.metadata_file,
+                '--deployed-dir', self.deployed_dir,
+                '--hooks-dir', self.hooks_dir,
+                '--signal-backoff', '0.01'] + list(extra)
+
+    def run(self, *extra, env=None, timeout=120):
+        return subprocess.run(self.argv(*extra), env=env or self.env(),
+                              capture_output=True, text=True,
+                              timeout=timeout)
+
+    def records(self):
+        return [json.loads(p.read_text())
+                for p in sorted(self.record_dir.glob('*.json'))]
+
+    def marker(self, dep_id):
+        path = os.path.join(self.deployed_dir, dep_id + '.json')
+        if not os.path.exists(path):
+            return None
+        with open(path) as f:
+            return json.load(f), os.stat(path).st_mode & 0o777
+
+
+@pytest.fixture
+def agent(tmp_path, hooks_dir):
+    return Agent(tmp_path, hooks_dir)

@@ -1,0 +1,40 @@
+"""Fitting signal bodies into Heat's 1048576-byte request limit."""
+
+from heat_lifecycle_plugins.agent import main
+from heat_lifecycle_plugins.agent import trim
+
+LIMIT = 1048576
+
+
+def test_small_body_is_unchanged():
+    body = {'deploy_stdout': 'a', 'deploy_stderr': '', 'out': 'x'}
+    assert trim.fit(body, LIMIT) == (body, 0)
+
+
+def test_escaped_text_is_trimmed_to_just_fit():
+    # Non-ASCII and control characters grow when JSON-escaped.
+    body = {'deploy_stdout': 'é\t' * 400000 + 'tail-out',
+            'deploy_stderr': 'x' * 900000 + 'tail-err',
+            'deploy_status_code': 0, 'out': 'kept'}
+    fitted, trimmed = trim.fit(body, LIMIT)
+    size = len(trim.encode(fitted))
+    assert LIMIT - 4096 < size <= LIMIT
+    assert trimmed > 0
+    assert fitted['out'] == 'kept'
+    assert fitted['deploy_stdout'].endswith('tail-out')
+    assert fitted['deploy_stderr'].endswith('tail-err')
+    for key in ('deploy_stdout', 'deploy_stderr'):
+        assert fitted[key].startswith('[heat-lifecycle-agent: ')
+
+
+def test_outputs_too_big_become_a_failure_signal():
+    body = {'deploy_stdout': 'a', 'deploy_stderr': '', 'deploy_status_code':
+            0, 'huge': 'h' * (LIMIT + 10), 'deploy_status': 'COMPLETE',
+            'deploy_status_reason': 'ok'}
+    assert trim.fit(body, LIMIT)[0] is None
+    fitted = main.fit_body(body, LIMIT, True, 'dep')
+    assert 'huge' not in fitted
+    assert fitted['deploy_status'] == 'FAILED'
+    assert fitted['deploy_status_code'] == 1
+    assert 'exceed the 1048576-byte signal limit' in \
+        fitted['deploy_status_reason']

@@ -1,0 +1,138 @@
+"""Fixtures of the OS::Mistral::ExternalResource tests: a real Mistral, a
+thing store its workflows manage, and the in-process engine pointed at it."""
+
+# Before any other heat import, as in tests/inprocess_engine.py: it selects
+# the threading backend of oslo.service.
+import heat.tests.common  # noqa: F401  isort:skip
+
+import os
+import time
+
+import pytest
+from oslo_config import cfg
+
+from heat_lifecycle_plugins import config
+from tests.services.mistral import MistralServer
+from tests.services.thing_store import ThingStore
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__)))))
+EXAMPLE_TEMPLATE = os.path.join(ROOT, 'examples', 'external_resource.yaml')
+EXAMPLE_WORKFLOWS = os.path.join(ROOT, 'examples',
+                                 'external_resource_workflows.yaml')
+
+_INPUT = '[store: null, size: 1, color: null]'
+
+# Workflows for the failure, cancel and no-resource_id cases.
+TEST_WORKFLOWS = """
+version: '2.0'
+
+create_then_fail:
+  input: %(input)s
+  tasks:
+    post:
+      action: std.http
+      input:
+        url: <%% $.store + '/things' %%>
+        method: POST
+        json: {state: half-made}
+      publish:
+        resource_id: <%% task().result.content.id %%>
+      on-success: [boom]
+    boom:
+      action: std.fail
+      input:
+        error_data: the thing could not be finished
+
+create_slowly:
+  input: %(input)s
+  output:
+    resource_id: <%% $.resource_id %%>
+  tasks:
+    post:
+      action: std.http
+      input:
+        url: <%% $.store + '/things' %%>
+        method: POST
+        json: {state: being-made}
+      publish:
+        resource_id: <%% task().result.content.id %%>
+      on-success: [wait]
+    wait:
+      action: std.sleep
+      input:
+        seconds: <%% env().sleep %%>
+
+echo_create:
+  input: %(input)s
+  output:
+    note: created
+    size_seen: <%% $.size %%>
+  tasks:
+    done:
+      action: std.noop
+
+echo_update:
+  input: %(input)s
+  output:
+    note: updated
+    size_seen: <%% $.size %%>
+    update_env: <%% env() %%>
+  tasks:
+    done:
+      action: std.noop
+
+echo_bad_id:
+  input: %(input)s
+  output:
+    resource_id: [not, a, string]
+  tasks:
+    done:
+      action: std.noop
+""" % {'input': _INPUT}
+
+
+@pytest.fixture(scope='session')
+def thing_store(tmp_path_factory):
+    store = ThingStore(str(tmp_path_factory.mktemp('thing-store'))).start()
+    yield store
+    store.stop()
+
+
+@pytest.fixture(scope='session')
+def mistral(tmp_path_factory):
+    server = MistralServer(str(tmp_path_factory.mktemp('mistral'))).start()
+    client = server.client()
+    with open(EXAMPLE_WORKFLOWS) as f:
+        client.workflows.create(f.read())
+    client.workflows.create(TEST_WORKFLOWS)
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def heat(engine, mistral):
+    """The session's engine, its resources talking to `mistral`."""
+    options = dict(mistral_endpoint=mistral.url, mistral_auth_type='none',
+                   mistral_poll_interval=0.1, mistral_request_retries=1)
+    for name, value in options.items():
+        cfg.CONF.set_override(name, value, group=config.GROUP.name)
+    yield engine
+    for name in options:
+        cfg.CONF.clear_override(name, group=config.GROUP.name)
+
+
+def wait_for(predicate, what, timeout=30):
+    deadline = time.time() + timeout
+    while True:
+        value = predicate()
+        if value:
+            return value
+        if time.time() > deadline:
+            raise AssertionError('timed out waiting for %s' % what)
+        time.sleep(0.1)
+
+
+def executions_of(mistral, workflow):
+    return [e for e in mistral.client().executions.list(limit=-1)
+            if e.workflow_name == workflow]

@@ -1,0 +1,196 @@
+"""Cancel, delete and Mistral outages during a running execution; errors
+reported at stack-validate time."""
+
+import pytest
+from oslo_config import cfg
+
+from heat_lifecycle_plugins import config
+from tests.functional.external_resource.conftest import EXAMPLE_WORKFLOWS
+from tests.functional.external_resource.conftest import TEST_WORKFLOWS
+from tests.functional.external_resource.conftest import executions_of
+from tests.functional.external_resource.conftest import wait_for
+from tests.services.mistral import MistralServer
+
+SLOW = '''
+heat_template_version: 2016-10-14
+parameters:
+  store: {type: string}
+resources:
+  thing:
+    type: OS::Mistral::ExternalResource
+    properties:
+      actions:
+        CREATE:
+          workflow: create_slowly
+          params: {env: {sleep: 120}}
+        DELETE: {workflow: thing_delete}
+      input: {store: {get_param: store}}
+'''
+
+
+def _running_execution(mistral, thing_store):
+    """The create_slowly execution once it made its thing and sleeps."""
+    def sleeping():
+        for execution in executions_of(mistral, 'create_slowly'):
+            if execution.state != 'RUNNING':
+                continue
+            tasks = mistral.client().tasks.list(
+                workflow_execution_id=execution.id)
+            if any(t.name == 'wait' and t.state == 'RUNNING' for t in tasks):
+                return execution
+    execution = wait_for(sleeping, 'a sleeping create_slowly execution')
+    half_made = [i for i, t in thing_store.things().items()
+                 if t['state'] == 'being-made']
+    return execution, half_made
+
+
+def _state(mistral, execution_id):
+    return mistral.client().executions.get(execution_id).state
+
+
+def test_stack_cancel_cancels_a_paused_execution(heat, mistral,
+                                                 thing_store):
+    ident = heat.create(SLOW, params={'store': thing_store.url}, wait=False)
+    execution, half_made = _running_execution(mistral, thing_store)
+    # PAUSED counts as running: it is cancelled too.
+    mistral.client().executions.update(execution.id, 'PAUSED')
+    wait_for(lambda: _state(mistral, execution.id) == 'PAUSED', 'PAUSED')
+
+    heat.cancel_update(ident)
+    heat.wait(ident, 'CREATE', expect='FAILED')
+    wait_for(lambda: _state(mistral, execution.id) == 'CANCELLED',
+             'the execution cancelled in Mistral')
+    rsrc = wait_for(lambda: (lambda r: r if r['resource_status'] == 'FAILED'
+                             else None)(heat.resource(ident, 'thing')),
+                    'the resource FAILED')
+    assert 'cancelled' in rsrc['resource_status_reason']
+    info = mistral.client().executions.get(execution.id).state_info
+    assert 'Heat' in info
+
+    # The thing made before the cancel is cleaned up by DELETE.
+    [thing_id] = [t for t in half_made if t == rsrc['physical_resource_id']]
+    heat.delete(ident)
+    assert thing_id not in thing_store.things()
+
+
+def test_delete_during_create_cancels_the_execution(heat, mistral,
+                                                    thing_store):
+    ident = heat.create(SLOW, params={'store': thing_store.url}, wait=False)
+    execution, half_made = _running_execution(mistral, thing_store)
+    heat.delete(ident)
+    assert _state(mistral, execution.id) == 'CANCELLED'
+    things = thing_store.things()
+    assert half_made and not [t for t in half_made if t in things]
+
+
+def test_stack_timeout_cancels_the_execution(heat, mistral, thing_store):
+    # Without timeout_mins a stack times out after stack_action_timeout
+    # seconds, which (unlike timeout_mins) can be short enough for a test.
+    before = {e.id for e in executions_of(mistral, 'create_slowly')}
+    cfg.CONF.set_override('stack_action_timeout', 4)
+    try:
+        ident = heat.create(SLOW, params={'store': thing_store.url},
+                            expect='FAILED')
+    finally:
+        cfg.CONF.clear_override('stack_action_timeout')
+    assert 'Timed out' in heat.show(ident)['stack_status_reason']
+    [execution] = [e for e in executions_of(mistral, 'create_slowly')
+                   if e.id not in before]
+    wait_for(lambda: _state(mistral, execution.id) == 'CANCELLED',
+             'the execution cancelled in Mistral')
+    rsrc = heat.resource(ident, 'thing')
+    assert rsrc['resource_status'] == 'FAILED'
+    thing_id = rsrc['physical_resource_id']
+    assert thing_store.things()[thing_id]['state'] == 'being-made'
+    heat.delete(ident)
+    assert thing_id not in thing_store.things()
+
+
+def test_mistral_stopped_mid_stack_fails_clearly(heat, thing_store,
+                                                 tmp_path):
+    own = MistralServer(str(tmp_path / 'mistral')).start()
+    try:
+        with open(EXAMPLE_WORKFLOWS) as f:
+            own.client().workflows.create(f.read())
+        own.client().workflows.create(TEST_WORKFLOWS)
+        cfg.CONF.set_override('mistral_endpoint', own.url,
+                              group=config.GROUP.name)
+        ident = heat.create(SLOW, params={'store': thing_store.url},
+                            wait=False)
+        execution, half_made = _running_execution(own, thing_store)
+        own.stop()
+        heat.wait(ident, 'CREATE', expect='FAILED')
+    finally:
+        own.stop()
+    reason = heat.show(ident)['stack_status_reason']
+    assert 'resources.thing' in reason
+    assert 'Mistral at %s is unreachable' % own.url in reason
+    assert 'failed 2 time(s)' in reason  # mistral_request_retries = 1
+    # The execution that ran is the physical id, for a later DELETE.
+    assert heat.physical_ids(ident) == {'thing': execution.id}
+
+
+MISSING = '''
+heat_template_version: 2016-10-14
+resources:
+  thing:
+    type: OS::Mistral::ExternalResource
+    properties:
+      actions:
+        CREATE: {workflow: echo_create}
+        DELETE: {workflow: no_such_workflow}
+'''
+
+NAMED_ENV = '''
+heat_template_version: 2016-10-14
+resources:
+  thing:
+    type: OS::Mistral::ExternalResource
+    properties:
+      actions:
+        CREATE: {workflow: echo_create}
+        UPDATE:
+          workflow: echo_update
+          params: {env: my-named-environment}
+'''
+
+FROM_ANOTHER_RESOURCE = '''
+heat_template_version: 2016-10-14
+resources:
+  name:
+    type: OS::Heat::Value
+    properties: {value: echo_create}
+  thing:
+    type: OS::Mistral::ExternalResource
+    properties:
+      actions:
+        CREATE: {workflow: {get_attr: [name, value]}}
+outputs:
+  output: {value: {get_attr: [thing, output]}}
+'''
+
+
+def test_missing_workflow_is_reported_when_the_stack_is_validated(
+        heat, mistral):
+    # Template validation (validate_template) never checks property values;
+    # stack create, update and preview validate them before any action.
+    with pytest.raises(Exception) as refused:
+        heat.create(MISSING)
+    error = str(refused.value)
+    assert 'resources.thing.properties.actions.DELETE.workflow' in error
+    assert 'workflow "no_such_workflow" does not exist in Mistral at %s' \
+        % mistral.url in error
+
+
+def test_params_env_must_be_a_map(heat):
+    with pytest.raises(Exception) as refused:
+        heat.create(NAMED_ENV)
+    error = str(refused.value)
+    assert 'resources.thing.properties.actions.UPDATE.params.env' in error
+    assert 'must be a map' in error and '"my-named-environment"' in error
+
+
+def test_workflow_from_a_resource_not_yet_created_is_not_checked(heat):
+    ident = heat.create(FROM_ANOTHER_RESOURCE)
+    assert heat.outputs(ident)['output']['note'] == 'created'
+    heat.delete(ident)

@@ -1,0 +1,45 @@
+"""The keystone auth path of the Mistral client: the endpoint comes from the
+request context's service catalog (a Keystone v3 token body, as heat-api
+passes it), and requests go through its keystoneauth1 session."""
+
+from heat.common import context
+from oslo_config import cfg
+
+from heat_lifecycle_plugins import config
+from heat_lifecycle_plugins import mistral_client
+
+DOMAIN = {'id': 'default', 'name': 'Default'}
+
+
+def _token_body(mistral_url):
+    return {'token': {
+        'methods': ['password'],
+        'issued_at': '2026-01-01T00:00:00.000000Z',
+        'expires_at': '2099-01-01T00:00:00.000000Z',
+        'user': {'id': 'u1', 'name': 'demo', 'domain': DOMAIN},
+        'project': {'id': 'p1', 'name': 'demo', 'domain': DOMAIN},
+        'roles': [{'id': 'r1', 'name': 'member'}],
+        'catalog': [{
+            'id': 's1', 'type': 'workflowv2', 'name': 'mistral',
+            'endpoints': [{'id': 'e1', 'interface': 'public',
+                           'region': 'RegionOne', 'region_id': 'RegionOne',
+                           'url': mistral_url}]}],
+    }}
+
+
+def test_keystone_auth_uses_the_catalog_endpoint(engine, mistral):
+    group = config.GROUP.name
+    cfg.CONF.set_override('mistral_auth_type', 'keystone', group=group)
+    cfg.CONF.set_override('mistral_endpoint', None, group=group)
+    try:
+        ctx = context.RequestContext(
+            auth_token='a-token', auth_token_info=_token_body(mistral.url),
+            auth_url='http://127.0.0.1:1/v3',  # never contacted
+            project_id='p1', user_id='u1', is_admin=False)
+        client = mistral_client.MistralClient(ctx)
+        assert client.endpoint == mistral.url
+        assert client.workflow_exists('thing_create')
+        assert not client.workflow_exists('no_such_workflow')
+    finally:
+        cfg.CONF.clear_override('mistral_auth_type', group=group)
+        cfg.CONF.clear_override('mistral_endpoint', group=group)

@@ -1,0 +1,137 @@
+"""OS::Mistral::ExternalResource through its whole life, against a real
+Mistral whose workflows manage things in a real HTTP store."""
+
+import sqlalchemy
+from heat.db import api as db_api
+from heat.engine import resources
+
+from tests.functional.external_resource.conftest import EXAMPLE_TEMPLATE
+from tests.functional.external_resource.conftest import executions_of
+
+with open(EXAMPLE_TEMPLATE) as f:
+    EXAMPLE = f.read()
+
+NO_RESOURCE_ID = '''
+heat_template_version: 2016-10-14
+parameters:
+  size: {type: number, default: 1}
+  store: {type: string, default: unused}
+resources:
+  thing:
+    type: OS::Mistral::ExternalResource
+    properties:
+      actions:
+        CREATE: {workflow: echo_create}
+        UPDATE: {workflow: echo_update}
+      input: {size: {get_param: size}}
+outputs:
+  output: {value: {get_attr: [thing, output]}}
+'''
+
+
+def test_our_type_replaces_the_in_tree_one(heat):
+    cls = resources.global_env().get_class('OS::Mistral::ExternalResource')
+    assert cls.__module__ == ('heat_lifecycle_plugins.resources.'
+                              'external_resource')
+
+
+def test_example_full_lifecycle(heat, thing_store):
+    ident = heat.create(EXAMPLE, params={'store': thing_store.url,
+                                         'size': 2})
+    outputs = heat.outputs(ident)
+    thing_id = outputs['thing_id']
+    assert thing_store.things()[thing_id]['size'] == 2
+    # The attribute is a real map, not a JSON string.
+    assert outputs['output'] == {'resource_id': thing_id, 'size': 2,
+                                 'color': 'red'}
+    assert outputs['size'] == 2
+
+    heat.update(ident, EXAMPLE, params={'store': thing_store.url,
+                                        'size': 5})
+    thing = thing_store.things()[thing_id]
+    assert thing['size'] == 5
+    # UPDATE saw the previous input, the current outputs and its own env.
+    assert thing['previous_input'] == {'store': thing_store.url, 'size': 2,
+                                       'color': 'red'}
+    assert thing['seen_outputs']['resource_id'] == thing_id
+    assert thing['note'] == 'updated by heat'
+    # The UPDATE workflow returned no resource_id: the physical id stays.
+    assert heat.physical_ids(ident) == {'thing': thing_id}
+    assert heat.outputs(ident)['output'] == {
+        'resource_id': thing_id, 'size': 5, 'color': 'red'}
+
+    # SUSPEND and RESUME have no params.env: they get the outputs anyway.
+    heat.suspend(ident)
+    assert thing_store.things()[thing_id]['state'] == 'suspended'
+    heat.resume(ident)
+    assert thing_store.things()[thing_id]['state'] == 'active'
+    assert heat.physical_ids(ident) == {'thing': thing_id}
+
+    heat.delete(ident)
+    assert thing_id not in thing_store.things()
+    events = heat.events(ident, resource_name='thing')
+    assert [(e['resource_action'], e['resource_status'])
+            for e in events][-1] == ('DELETE', 'COMPLETE')
+    # After CREATE the physical id never changed, DELETE included.
+    assert {e['physical_resource_id'] for e in events
+            if e['resource_action'] != 'CREATE'} == {thing_id}
+
+
+def test_create_execution_id_is_the_id_when_none_is_returned(heat, mistral):
+    ident = heat.create(NO_RESOURCE_ID, params={'size': 3})
+    created = executions_of(mistral, 'echo_create')[-1]
+    assert heat.physical_ids(ident) == {'thing': created.id}
+    assert heat.outputs(ident)['output'] == {'note': 'created',
+                                             'size_seen': 3}
+
+    heat.update(ident, NO_RESOURCE_ID, params={'size': 4})
+    updated = executions_of(mistral, 'echo_update')[-1]
+    assert updated.id != created.id
+    assert heat.physical_ids(ident) == {'thing': created.id}
+    output = heat.outputs(ident)['output']
+    assert output['note'] == 'updated' and output['size_seen'] == 4
+    # Every action after CREATE gets the outputs, with no params.env too.
+    assert output['update_env']['heat_extresource_data'] == {
+        'note': 'created', 'size_seen': 3}
+    heat.delete(ident)
+
+
+SLOW_ECHO = '''
+heat_template_version: 2016-10-14
+parameters:
+  store: {type: string}
+resources:
+  thing:
+    type: OS::Mistral::ExternalResource
+    properties:
+      actions:
+        CREATE:
+          workflow: create_slowly
+          params: {env: {sleep: 2}}
+        DELETE: {workflow: thing_delete}
+      input: {store: {get_param: store}}
+'''
+
+
+def test_outputs_are_written_once_per_execution_not_per_poll(
+        heat, thing_store):
+    """Watches the SQL the engine sends to its real database."""
+    statements = []
+
+    def record(conn, cursor, statement, parameters, context, executemany):
+        if 'resource_data' in statement and statement.split()[0] in (
+                'INSERT', 'UPDATE'):
+            statements.append(statement.split()[0])
+
+    db_engine = db_api.get_engine()
+    sqlalchemy.event.listen(db_engine, 'before_cursor_execute', record)
+    try:
+        ident = heat.create(SLOW_ECHO, params={'store': thing_store.url})
+    finally:
+        sqlalchemy.event.remove(db_engine, 'before_cursor_execute', record)
+    # A 2 s execution polled every 0.1 s: one write, when it ended.
+    assert len(statements) == 1
+    thing_id = heat.physical_ids(ident)['thing']
+    assert thing_store.things()[thing_id]['state'] == 'being-made'
+    heat.delete(ident)
+    assert thing_id not in thing_store.things()

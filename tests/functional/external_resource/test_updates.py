@@ -1,0 +1,174 @@
+"""Updates of OS::Mistral::ExternalResource: replacement, always_update,
+failed resources, cleared input."""
+
+import urllib.request
+
+import pytest
+from oslo_serialization import jsonutils
+
+from tests.functional.external_resource.conftest import EXAMPLE_TEMPLATE
+from tests.functional.external_resource.conftest import executions_of
+from tests.inprocess_engine import StackFailed
+
+with open(EXAMPLE_TEMPLATE) as f:
+    EXAMPLE = f.read()
+
+TEMPLATE = '''
+heat_template_version: 2016-10-14
+parameters:
+  store: {type: string}
+  size: {type: number, default: 1}
+  create: {type: string, default: thing_create}
+  always_update: {type: boolean, default: false}
+resources:
+  thing:
+    type: OS::Mistral::ExternalResource
+    properties:
+      actions:
+        CREATE: {workflow: {get_param: create}}
+        UPDATE: {workflow: thing_update}
+        DELETE: {workflow: thing_delete}
+      input:
+        store: {get_param: store}
+        size: {get_param: size}
+      always_update: {get_param: always_update}
+'''
+
+ECHO = '''
+heat_template_version: 2016-10-14
+parameters:
+  input: {type: json}
+resources:
+  thing:
+    type: OS::Mistral::ExternalResource
+    properties:
+      actions:
+        CREATE: {workflow: echo_create}
+        UPDATE: {workflow: echo_update}
+      input: {get_param: input}
+'''
+
+
+def _puts(thing_store, thing_id):
+    return [entry for entry in thing_store.log()
+            if entry[0] == 'PUT' and entry[1] == '/things/%s' % thing_id]
+
+
+def test_replace_on_change_inputs_creates_new_then_deletes_old(
+        heat, thing_store):
+    params = {'store': thing_store.url, 'color': 'red'}
+    ident = heat.create(EXAMPLE, params=params)
+    old_id = heat.outputs(ident)['thing_id']
+
+    heat.update(ident, EXAMPLE, params=dict(params, color='blue'))
+    new_id = heat.outputs(ident)['thing_id']
+    assert new_id != old_id
+    things = thing_store.things()
+    assert old_id not in things
+    assert things[new_id]['color'] == 'blue'
+    assert _puts(thing_store, old_id) == []  # no UPDATE workflow ran
+    log = [(method, path) for method, path, body in thing_store.log()]
+    created = log.index(('POST', '/things'), max(
+        i for i, entry in enumerate(log) if entry == ('POST', '/things')))
+    assert created < log.index(('DELETE', '/things/%s' % old_id))
+
+    # A change of another input updates in place.
+    heat.update(ident, EXAMPLE, params=dict(params, color='blue', size=9))
+    assert heat.outputs(ident)['thing_id'] == new_id
+    assert thing_store.things()[new_id]['size'] == 9
+    heat.delete(ident)
+    assert new_id not in thing_store.things()
+
+
+def test_always_update_runs_update_with_unchanged_input(heat, thing_store):
+    params = {'store': thing_store.url}
+    ident = heat.create(TEMPLATE, params=params)
+    thing_id = heat.physical_ids(ident)['thing']
+    heat.update(ident, TEMPLATE, params=params)
+    assert _puts(thing_store, thing_id) == []
+
+    heat.update(ident, TEMPLATE, params=dict(params, always_update=True))
+    assert len(_puts(thing_store, thing_id)) == 1
+    heat.update(ident, TEMPLATE, params=dict(params, always_update=True))
+    assert len(_puts(thing_store, thing_id)) == 2
+    assert heat.physical_ids(ident) == {'thing': thing_id}
+    heat.delete(ident)
+    assert thing_id not in thing_store.things()
+
+
+def test_failed_create_keeps_its_id_and_is_replaced_not_repaired(
+        heat, thing_store):
+    params = {'store': thing_store.url, 'always_update': True,
+              'create': 'create_then_fail'}
+    ident = heat.create(TEMPLATE, params=params, expect='FAILED')
+    reason = heat.show(ident)['stack_status_reason']
+    assert 'resources.thing' in reason
+    assert 'workflow create_then_fail ended ERROR' in reason
+    assert 'task boom failed' in reason
+    assert 'the thing could not be finished' in reason
+
+    # The half-made thing's id, published before the failure, is kept.
+    half_made = heat.physical_ids(ident)['thing']
+    assert thing_store.things()[half_made]['state'] == 'half-made'
+    rsrc = heat.resource(ident, 'thing', with_attr=['output'])
+    assert rsrc['attributes']['output'] == {'resource_id': half_made}
+
+    # always_update does not "repair" a FAILED resource with UPDATE: Heat
+    # replaces it, and the DELETE workflow cleans the half-made thing up.
+    heat.update(ident, TEMPLATE, params=dict(params, create='thing_create'))
+    new_id = heat.physical_ids(ident)['thing']
+    assert new_id != half_made
+    assert _puts(thing_store, half_made) == []
+    things = thing_store.things()
+    assert half_made not in things and new_id in things
+    heat.delete(ident)
+
+
+def test_failed_create_is_cleaned_up_by_stack_delete(heat, thing_store):
+    ident = heat.create(TEMPLATE, params={'store': thing_store.url,
+                                          'create': 'create_then_fail'},
+                        expect='FAILED')
+    half_made = heat.physical_ids(ident)['thing']
+    assert half_made in thing_store.things()
+    heat.delete(ident)
+    assert half_made not in thing_store.things()
+
+
+def test_input_cleared_to_empty_is_sent_empty(heat, mistral):
+    ident = heat.create(ECHO, params={'input': {'size': 7}})
+    heat.update(ident, ECHO, params={'input': {}})
+    execution = executions_of(mistral, 'echo_update')[-1]
+    execution = mistral.client().executions.get(execution.id)
+    assert jsonutils.loads(execution.input) == {
+        'store': None, 'size': 1, 'color': None}  # Mistral's defaults
+    rsrc = heat.resource(ident, 'thing', with_attr=['output'])
+    assert rsrc['attributes']['output']['size_seen'] == 1
+    env = rsrc['attributes']['output']['update_env']
+    assert env['heat_extresource_previous_input'] == {'size': 7}
+    heat.delete(ident)
+
+
+def test_bad_resource_id_from_a_workflow_is_a_clear_failure(heat):
+    template = ECHO.replace('echo_create', 'echo_bad_id')
+    ident = heat.create(template, params={'input': {}}, expect='FAILED')
+    reason = heat.show(ident)['stack_status_reason']
+    assert 'resources.thing' in reason
+    assert 'echo_bad_id returned resource_id ["not", "a", "string"]' in \
+        reason
+    heat.delete(ident)
+
+
+def test_update_failure_message(heat, thing_store, mistral):
+    params = {'store': thing_store.url}
+    ident = heat.create(TEMPLATE, params=params)
+    thing_id = heat.physical_ids(ident)['thing']
+    # The thing disappears behind Heat's back: the UPDATE's PUT gets 404.
+    urllib.request.urlopen(urllib.request.Request(
+        '%s/things/%s' % (thing_store.url, thing_id), method='DELETE'))
+    with pytest.raises(StackFailed) as failure:
+        heat.update(ident, TEMPLATE, params=dict(params, size=3))
+    reason = str(failure.value)
+    assert 'workflow thing_update ended ERROR' in reason
+    assert 'task put failed' in reason
+    assert '404' in reason
+    assert heat.physical_ids(ident) == {'thing': thing_id}
