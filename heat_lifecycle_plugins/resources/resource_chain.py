@@ -207,6 +207,19 @@ class ResourceChain(stack_resource.StackResource):
                       'uploads it') % template_name)
             checked.add(rtype)
 
+    def validate_template(self):
+        result = super(ResourceChain, self).validate_template()
+        # Template validation (the validate_template API) resolves no
+        # property values in general; check the members when it can.
+        try:
+            self._types()
+        except Exception as exc:
+            LOG.debug('%s: member types not resolvable yet: %s',
+                      self.name, exc)
+        else:
+            self._validate_member_types()
+        return result
+
     def validate_nested_stack(self):
         self._validate_member_types()
         super(ResourceChain, self).validate_nested_stack()
@@ -316,6 +329,11 @@ class ResourceChain(stack_resource.StackResource):
         if key == self.REFS:
             return attributes.select_from_attribute(value, path)
         return value
+
+    def _resolve_attribute(self, name):
+        # Attributes asked for by name (resource show with_attr) take the
+        # same path as get_attr.
+        return self.get_attribute(name)
 
     def _current_names(self):
         stored = self._stored_members()
