@@ -12,6 +12,7 @@ from tests.functional.resource_chain.templates import CHAIN
 from tests.functional.resource_chain.templates import params
 
 A, B, C, X, Y = ('Test::Chain::%s' % n for n in 'ABCXY')
+FAIL = 'Test::Chain::Fail'
 
 POSITIONS = CHAIN + '''
   second: {value: {get_attr: [chain, resource.1]}}
@@ -128,3 +129,17 @@ def test_a_chain_created_by_the_in_tree_type_is_taken_over(chain_engine,
     assert refs(chain_engine, ident)[0:2] == after[0:2]
     assert refs(chain_engine, ident)[3] == c
     assert ours.MEMBERS_DATA_KEY in chain_data(chain_engine, ident)
+
+
+def test_an_update_after_a_failed_update_keeps_the_members(chain_engine,
+                                                           group):
+    ident = chain_engine.create(CHAIN, params=params([A, B], group))
+    a, b = refs(chain_engine, ident)
+    chain_engine.update(ident, CHAIN, params=params([A, FAIL, B], group),
+                        expect='FAILED')
+    chain_engine.update(ident, CHAIN, params=params([A, X, B], group))
+    after = refs(chain_engine, ident)
+    assert (after[0], after[2]) == (a, b)
+    assert after[1] not in (a, b)
+    kinds = chain_engine.outputs(ident)['kinds']
+    assert kinds == [A, X, B]
