@@ -42,6 +42,7 @@ TEMPLATE_SUFFIXES = ('.yaml', '.template')
 START_GATE = 'chain_start'
 END_GATE = 'chain_end'
 GATE_TYPE = 'OS::Heat::None'
+DEFAULT_CONCURRENCY_LIMIT = 10
 
 
 def plan_member_names(old_types, old_names, new_types):
@@ -70,8 +71,8 @@ class ResourceChain(stack_resource.StackResource):
 
     Every member gets the same ``resource_properties``. By default each member
     depends on the one before it, so a failing member stops the chain; with
-    ``concurrent`` true the members are created concurrently (at most
-    ``concurrency_limit`` at a time if that is set).
+    ``concurrent`` true the members are created concurrently, at most
+    ``concurrency_limit`` (default 10, 0 for no limit) at a time.
 
     Members keep their identity across updates: inserting, removing or
     reordering entries of ``resources`` only creates or deletes the members
@@ -121,8 +122,10 @@ class ResourceChain(stack_resource.StackResource):
             properties.Schema.INTEGER,
             _('With concurrent true, the largest number of members created '
               'at the same time: the members are dealt into this many lanes '
-              'that each run in order. 0 (the default) means no limit.'),
-            default=0,
+              'that each run in order. 0 means no limit. Convergence slows '
+              'down when many resources finish at once (its sync points '
+              'retry with random backoff), hence the default of 10.'),
+            default=DEFAULT_CONCURRENCY_LIMIT,
             constraints=[constraints.Range(min=0)],
             update_allowed=True,
             support_status=support.SupportStatus(
@@ -199,13 +202,20 @@ class ResourceChain(stack_resource.StackResource):
             template_name = getattr(info, 'template_name', None)
             if (template_name and template_name not in files and
                     '://' not in template_name):
-                raise self._entry_error(
-                    index, rtype,
-                    _('names the template file "%s", which is not in the '
-                      'stack\'s files; map the type to it in the '
-                      'environment\'s resource_registry so that the client '
-                      'uploads it') % template_name)
+                raise self._entry_error(index, rtype,
+                                        self._missing_file_reason(
+                                            rtype, template_name))
             checked.add(rtype)
+
+    @staticmethod
+    def _missing_file_reason(rtype, template_name):
+        if rtype == template_name:
+            return _('is a template file that is not in the stack\'s files; '
+                     'map a type name to it in the environment\'s '
+                     'resource_registry and list that name, so that the '
+                     'client uploads the file')
+        return _('is mapped to the template file "%s", which is not in the '
+                 'stack\'s files') % template_name
 
     def validate_template(self):
         result = super(ResourceChain, self).validate_template()
@@ -258,8 +268,12 @@ class ResourceChain(stack_resource.StackResource):
                 defn['depends_on'] = deps[name]
             resources[name] = defn
         if self._use_gates(names):
+            # The end gate waits for the last member of each lane: the
+            # others are done before those.
+            lanes = self.properties[self.CONCURRENCY_LIMIT] or len(names)
             resources[START_GATE] = {'type': GATE_TYPE}
-            resources[END_GATE] = {'type': GATE_TYPE, 'depends_on': names}
+            resources[END_GATE] = {'type': GATE_TYPE,
+                                   'depends_on': names[-lanes:]}
         return {
             'heat_template_version': '2015-04-30',
             'resources': resources,

@@ -5,7 +5,7 @@ heat_template_version: 2016-10-14
 parameters:
   types: {type: comma_delimited_list}
   concurrent: {type: boolean, default: false}
-  limit: {type: number, default: 0}
+  limit: {type: number, default: 10}
   group: {type: string}
   value: {type: string, default: v1}
   rendezvous: {type: number, default: 0}

@@ -115,9 +115,13 @@ def test_validation_reports_a_template_file_missing_from_files(chain_engine,
                                                                group):
     error = chain_engine.validate(CHAIN, params=params([A, 'step.yaml'],
                                                        group))
-    assert '"resources"[1]' in error
-    assert 'step.yaml' in error
-    assert "not in the stack's files" in error
+    assert '"resources"[1] "step.yaml" is a template file that is not in ' \
+        "the stack's files" in error
+    error = chain_engine.validate(
+        CHAIN, params=params(['My::Step', A], group),
+        environment={'resource_registry': {'My::Step': 'step.yaml'}})
+    assert '"resources"[0] "My::Step" is mapped to the template file ' \
+        '"step.yaml", which is not in the stack\'s files' in error
 
 
 def test_create_of_an_unknown_type_fails_with_the_same_message(chain_engine,
@@ -130,3 +134,27 @@ def test_create_of_an_unknown_type_fails_with_the_same_message(chain_engine,
         assert 'OS::No::Such' in str(exc)
     else:
         raise AssertionError('the create was accepted')
+
+
+def test_concurrent_members_hang_between_gates_in_default_lanes(chain_engine,
+                                                                group):
+    # No concurrency_limit given: the documented default of 10 lanes; one
+    # leaf (chain_start) to create and one (chain_end) to delete.
+    template = {
+        'heat_template_version': '2016-10-14',
+        'resources': {'chain': {
+            'type': 'OS::Heat::ResourceChain',
+            'properties': {'resources': [A] * 12, 'concurrent': True,
+                           'resource_properties': {'group': group}}}}}
+    ident = chain_engine.create(template)
+    chain_id = chain_engine.resource(ident, 'chain')['physical_resource_id']
+    nested_stack, = chain_engine.client.list_stacks(
+        chain_engine.ctx, filters={'id': chain_id}, show_nested=True)
+    members = chain_engine.client.get_template(
+        chain_engine.ctx, nested_stack['stack_identity'])['resources']
+    deps = {name: defn.get('depends_on') for name, defn in members.items()}
+    assert deps.pop('chain_start') is None
+    assert deps.pop('chain_end') == [str(i) for i in range(2, 12)]
+    assert deps == dict(
+        [(str(i), ['chain_start']) for i in range(10)] +
+        [('10', ['0']), ('11', ['1'])])
