@@ -242,19 +242,20 @@ class ResourceChain(stack_resource.StackResource):
     def child_params(self):
         return {}
 
-    def _member_dependencies(self, names):
-        """{name: [names it depends on]} for the members and the gates."""
-        concurrent = self.properties[self.CONCURRENT]
-        if not concurrent:
-            return {name: names[i - 1:i] for i, name in enumerate(names)}
-        limit = self.properties[self.CONCURRENCY_LIMIT] or len(names)
-        deps = {}
-        for i, name in enumerate(names):
-            deps[name] = [START_GATE] if i < limit else [names[i - limit]]
-        return deps
+    def _lanes(self, names):
+        return self.properties[self.CONCURRENCY_LIMIT] or len(names)
 
     def _use_gates(self, names):
         return self.properties[self.CONCURRENT] and len(names) > 1
+
+    def _member_dependencies(self, names):
+        """{member name: [names it depends on]}."""
+        if not self.properties[self.CONCURRENT]:
+            return {name: names[i - 1:i] for i, name in enumerate(names)}
+        lanes = self._lanes(names)
+        gate = [START_GATE] if self._use_gates(names) else []
+        return {name: gate if i < lanes else [names[i - lanes]]
+                for i, name in enumerate(names)}
 
     def _chain_template(self, types, names):
         member_props = self.properties[self.RESOURCE_PROPERTIES]
@@ -270,10 +271,9 @@ class ResourceChain(stack_resource.StackResource):
         if self._use_gates(names):
             # The end gate waits for the last member of each lane: the
             # others are done before those.
-            lanes = self.properties[self.CONCURRENCY_LIMIT] or len(names)
             resources[START_GATE] = {'type': GATE_TYPE}
             resources[END_GATE] = {'type': GATE_TYPE,
-                                   'depends_on': names[-lanes:]}
+                                   'depends_on': names[-self._lanes(names):]}
         return {
             'heat_template_version': '2015-04-30',
             'resources': resources,

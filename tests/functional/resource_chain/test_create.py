@@ -91,6 +91,13 @@ def test_an_empty_list_gives_an_empty_chain(chain_engine, group):
     assert nested(chain_engine, ident) == {}
 
 
+def test_a_concurrent_chain_of_one_member_has_no_gates(chain_engine, group):
+    ident = chain_engine.create(CHAIN, params=params([A], group,
+                                                     concurrent=True))
+    assert chain_engine.outputs(ident)['kinds'] == [A]
+    assert nested(chain_engine, ident) == {'0': ('CREATE', 'COMPLETE')}
+
+
 def test_validation_names_the_index_and_the_unknown_type(chain_engine, group):
     error = chain_engine.validate(CHAIN, params=params(
         [A, 'OS::No::Such', B], group))
