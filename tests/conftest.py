@@ -2,6 +2,12 @@ import os
 import sys
 
 import pytest
+from oslo_service import backend
+
+# Heat runs on oslo.service's threading backend (heat-engine selects it at
+# start-up, as heat.tests.common does). Select it before any test module
+# imports Heat, so that collection order cannot pick the eventlet default.
+backend.init_backend(backend.BackendType.THREADING)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 PROBE_DIST = os.path.join(HERE, 'fixture_dists', 'probe')
