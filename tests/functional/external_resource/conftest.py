@@ -136,3 +136,22 @@ def wait_for(predicate, what, timeout=30):
 def executions_of(mistral, workflow):
     return [e for e in mistral.client().executions.list(limit=-1)
             if e.workflow_name == workflow]
+
+
+# A CREATE workflow that makes a thing, then sleeps `sleep` seconds.
+SLOW_CREATE = '''
+heat_template_version: 2016-10-14
+parameters:
+  store: {type: string}
+  sleep: {type: number, default: 120}
+resources:
+  thing:
+    type: OS::Mistral::ExternalResource
+    properties:
+      actions:
+        CREATE:
+          workflow: create_slowly
+          params: {env: {sleep: {get_param: sleep}}}
+        DELETE: {workflow: thing_delete}
+      input: {store: {get_param: store}}
+'''

@@ -8,24 +8,9 @@ from heat_lifecycle_plugins import config
 from tests.functional.external_resource.conftest import EXAMPLE_WORKFLOWS
 from tests.functional.external_resource.conftest import TEST_WORKFLOWS
 from tests.functional.external_resource.conftest import executions_of
+from tests.functional.external_resource.conftest import SLOW_CREATE as SLOW
 from tests.functional.external_resource.conftest import wait_for
 from tests.services.mistral import MistralServer
-
-SLOW = '''
-heat_template_version: 2016-10-14
-parameters:
-  store: {type: string}
-resources:
-  thing:
-    type: OS::Mistral::ExternalResource
-    properties:
-      actions:
-        CREATE:
-          workflow: create_slowly
-          params: {env: {sleep: 120}}
-        DELETE: {workflow: thing_delete}
-      input: {store: {get_param: store}}
-'''
 
 
 def _running_execution(mistral, thing_store):

@@ -7,6 +7,7 @@ from heat.engine import resources
 
 from tests.functional.external_resource.conftest import EXAMPLE_TEMPLATE
 from tests.functional.external_resource.conftest import executions_of
+from tests.functional.external_resource.conftest import SLOW_CREATE
 
 with open(EXAMPLE_TEMPLATE) as f:
     EXAMPLE = f.read()
@@ -96,22 +97,6 @@ def test_create_execution_id_is_the_id_when_none_is_returned(heat, mistral):
     heat.delete(ident)
 
 
-SLOW_ECHO = '''
-heat_template_version: 2016-10-14
-parameters:
-  store: {type: string}
-resources:
-  thing:
-    type: OS::Mistral::ExternalResource
-    properties:
-      actions:
-        CREATE:
-          workflow: create_slowly
-          params: {env: {sleep: 2}}
-        DELETE: {workflow: thing_delete}
-      input: {store: {get_param: store}}
-'''
-
 
 def test_outputs_are_written_once_per_execution_not_per_poll(
         heat, thing_store):
@@ -126,7 +111,8 @@ def test_outputs_are_written_once_per_execution_not_per_poll(
     db_engine = db_api.get_engine()
     sqlalchemy.event.listen(db_engine, 'before_cursor_execute', record)
     try:
-        ident = heat.create(SLOW_ECHO, params={'store': thing_store.url})
+        ident = heat.create(SLOW_CREATE, params={'store': thing_store.url,
+                                                'sleep': 2})
     finally:
         sqlalchemy.event.remove(db_engine, 'before_cursor_execute', record)
     # A 2 s execution polled every 0.1 s: one write, when it ended.
