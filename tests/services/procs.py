@@ -6,6 +6,9 @@ import socket
 import subprocess
 import time
 
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__))))
+
 
 def free_port():
     """A TCP port on 127.0.0.1 that nothing listens on right now."""

@@ -1,0 +1,132 @@
+"""What a signal means for a software deployment, and how it is stored.
+
+Heat handles HEAT_SIGNAL and CFN_SIGNAL signals concurrently, one thread per
+signal. A signal is therefore read (snapshot), interpreted (interpret) and
+then written only if the deployment is still IN_PROGRESS with the same
+derived config (store_if_in_progress, a compare-and-swap UPDATE ... WHERE):
+a progress signal can never overwrite a COMPLETE or FAILED that raced it,
+and a late signal can never complete the next action's deployment.
+"""
+
+import collections
+
+from oslo_log import log as logging
+from oslo_utils import timeutils
+
+from heat.db import api as db_api
+from heat.db import models
+
+LOG = logging.getLogger(__name__)
+
+IN_PROGRESS, COMPLETE, FAILED = 'IN_PROGRESS', 'COMPLETE', 'FAILED'
+SIGNAL_STATUSES = (IN_PROGRESS, COMPLETE, FAILED)
+
+DEPLOY_STATUS = 'deploy_status'
+DEPLOY_STATUS_REASON = 'deploy_status_reason'
+STATUS_CODE = 'deploy_status_code'
+STANDARD_OUTPUTS = ('deploy_stdout', 'deploy_stderr', STATUS_CODE)
+
+# What a deployment looks like when a signal is read.
+Snapshot = collections.namedtuple(
+    'Snapshot', 'id action status config_id outputs output_values')
+
+# reason: the text of the SIGNAL event; values: the columns to store, or
+# None when the signal changes nothing.
+Outcome = collections.namedtuple('Outcome', 'reason values')
+
+MAX_SHOWN = 200
+
+
+def _shown(value):
+    text = repr(value)
+    return text if len(text) <= MAX_SHOWN else text[:MAX_SHOWN] + '...'
+
+
+def snapshot(context, deployment_id):
+    """The deployment's state, read through Heat's DB API."""
+    sd = db_api.software_deployment_get(context, deployment_id)
+    outputs = (sd.config.config or {}).get('outputs') or []
+    return Snapshot(sd.id, sd.action, sd.status, sd.config_id, outputs,
+                    dict(sd.output_values or {}))
+
+
+def interpret(sd, details):
+    """The Outcome of signal `details` for deployment snapshot `sd`."""
+    if details is not None and not isinstance(details, dict):
+        return Outcome(
+            'deployment %s: signal ignored, its body must be a map of '
+            'outputs and deploy_* values, not %s %s' % (
+                sd.id, type(details).__name__, _shown(details)), None)
+    details = details or {}
+    status = details.get(DEPLOY_STATUS)
+    if status is not None and status not in SIGNAL_STATUSES:
+        return Outcome(
+            'deployment %s: signal ignored, unknown %s %s (expected one of '
+            '%s)' % (sd.id, DEPLOY_STATUS, _shown(status),
+                     ', '.join(SIGNAL_STATUSES)), None)
+    if sd.status != IN_PROGRESS:
+        return Outcome(
+            'deployment %s: signal ignored, the deployment is not in '
+            'progress (%s %s): late, duplicate or for a previous action' % (
+                sd.id, sd.action, sd.status), None)
+    if status == IN_PROGRESS:
+        text = str(details.get(DEPLOY_STATUS_REASON) or 'no reason given')
+        return Outcome('deployment %s in progress: %s' % (sd.id, text),
+                       {'status_reason': 'In progress: %s' % text})
+    return _final_outcome(sd, details, status)
+
+
+def _final_outcome(sd, details, status):
+    values = dict(sd.output_values)
+    failures = []
+    if status == FAILED:
+        failures.append(str(details.get(DEPLOY_STATUS_REASON) or
+                            '%s FAILED without a %s' % (
+                                DEPLOY_STATUS, DEPLOY_STATUS_REASON)))
+    code = details.get(STATUS_CODE)
+    if code and str(code) != '0':
+        failures.append('Deployment exited with non-zero status code: %s'
+                        % code)
+    for output in sd.outputs:
+        name = output['name']
+        if name in details:
+            values[name] = details[name]
+            if output.get('error_output'):
+                failures.append('%s : %s' % (name, details[name]))
+    for name in STANDARD_OUTPUTS:
+        values[name] = details.get(name)
+    if failures:
+        reason = ', '.join(failures)
+        return Outcome('deployment %s failed: %s' % (sd.id, reason),
+                       {'output_values': values, 'status': FAILED,
+                        'status_reason': reason})
+    return Outcome('deployment %s succeeded' % sd.id,
+                   {'output_values': values, 'status': COMPLETE,
+                    'status_reason': 'Outputs received'})
+
+
+def store_if_in_progress(context, sd, values):
+    """Write values iff the deployment is still IN_PROGRESS on sd's config.
+
+    Returns True if written; False if another signal or action won the race.
+    """
+    values = dict(values, updated_at=timeutils.utcnow())
+    with db_api.context_manager.writer.using(context):
+        rows = context.session.query(models.SoftwareDeployment).filter_by(
+            id=sd.id, config_id=sd.config_id, status=IN_PROGRESS,
+        ).update(values, synchronize_session=False)
+    LOG.debug('Deployment %(id)s signal stored: %(rows)s row(s)',
+              {'id': sd.id, 'rows': rows})
+    return rows == 1
+
+
+def handle(context, deployment_id, details):
+    """Apply one signal; return the reason for the resource's SIGNAL event."""
+    sd = snapshot(context, deployment_id)
+    outcome = interpret(sd, details)
+    if outcome.values is None or store_if_in_progress(context, sd,
+                                                      outcome.values):
+        return outcome.reason
+    return ('deployment %s: signal ignored, the deployment left IN_PROGRESS '
+            'while the signal was handled (a concurrent signal or action won)'
+            % sd.id)

@@ -1,0 +1,182 @@
+"""OS::Heat::SoftwareComponent: one software component, a config per action.
+
+Replaces Heat's in-tree type of the same name with the same properties and
+attribute, and adds what the spec asks for and the in-tree type lacks: action
+names are checked (with a "did you mean" for near misses), every error names
+the entry's index and the bad value, and `options` may hold one section per
+tool, each config receiving only its own tool's section.
+"""
+
+from heat.common import exception
+from heat.common.i18n import _
+from heat.engine import attributes
+from heat.engine import constraints
+from heat.engine import properties
+from heat.engine.resources.openstack.heat import software_config
+from heat.engine import support
+from heat.rpc import api as rpc_api
+
+from heat_lifecycle_plugins.resources import component_config
+
+SoftwareConfig = software_config.SoftwareConfig
+
+
+class ValidComponentConfigs(constraints.Constraint):
+    """The configs list's own rules, each error naming entry and value.
+
+    A property constraint, so Heat applies it whenever it checks property
+    values: when a stack is created or updated. Template validation skips
+    values; SoftwareComponent.validate_template covers that case.
+    """
+
+    valid_types = (constraints.Schema.LIST_TYPE,)
+
+    def validate(self, value, schema=None, context=None):
+        problem = component_config.first_problem(value)
+        if problem:
+            raise ValueError(problem)
+
+    def _str(self):
+        return _('Actions are among %s and appear in at most one entry; '
+                 'each entry has a tool.') % ', '.join(
+                     component_config.LIFECYCLE_ACTIONS)
+
+    def _constraint(self):
+        return self._str()
+
+
+class SoftwareComponent(SoftwareConfig):
+    """A software component: one configuration per lifecycle action.
+
+    Like OS::Heat::SoftwareConfig this is a static, immutable store of
+    configuration (any change replaces it). Each entry of `configs` names the
+    lifecycle actions (CREATE, DELETE, SUSPEND, RESUME, UPDATE) it handles,
+    the config and the tool that applies it on the server; an action may
+    appear in at most one entry. An entry without `actions` handles CREATE
+    and UPDATE.
+
+    `options` is shared by all entries, except that a key named like a tool
+    used by an entry is that tool's own section: each entry receives the
+    options that are not tool sections plus only its own tool's section.
+
+    The component is stored through Heat's software-config API with group
+    `component`, so OS::Heat::SoftwareDeployment delivers the whole set of
+    configs to the server and the in-instance agent selects the entry for
+    the `deploy_action` input.
+    """
+
+    support_status = support.SupportStatus(version='2014.2')
+
+    PROPERTIES = (
+        CONFIGS, INPUTS, OUTPUTS, OPTIONS,
+    ) = (
+        'configs', SoftwareConfig.INPUTS, SoftwareConfig.OUTPUTS,
+        SoftwareConfig.OPTIONS,
+    )
+
+    ENTRY_KEYS = (
+        ENTRY_ACTIONS, ENTRY_CONFIG, ENTRY_TOOL,
+    ) = (
+        component_config.ACTIONS, component_config.CONFIG,
+        component_config.TOOL,
+    )
+
+    ATTRIBUTES = (CONFIGS_ATTR,) = ('configs',)
+
+    GROUP_COMPONENT = component_config.GROUP
+
+    # Checked as a whole by ValidComponentConfigs, so that each error can
+    # name the entry's index and the bad value.
+    entry_schema = properties.Schema(
+        properties.Schema.MAP,
+        schema={
+            ENTRY_ACTIONS: properties.Schema(
+                properties.Schema.LIST,
+                _('Lifecycle actions this entry handles: any of %s. An '
+                  'action may appear in at most one entry.') %
+                ', '.join(component_config.LIFECYCLE_ACTIONS),
+                default=list(component_config.DEFAULT_ACTIONS),
+                schema=properties.Schema(properties.Schema.STRING),
+            ),
+            ENTRY_CONFIG: properties.Schema(
+                properties.Schema.ANY,
+                _('The configuration the tool applies: a script or manifest '
+                  '(string) or a structured config (map).'),
+            ),
+            ENTRY_TOOL: properties.Schema(
+                properties.Schema.STRING,
+                _('The configuration tool that applies this entry on the '
+                  'server (the in-instance hook name, e.g. script, puppet, '
+                  'ansible). Required, not empty.'),
+            ),
+        })
+
+    properties_schema = {
+        CONFIGS: properties.Schema(
+            properties.Schema.LIST,
+            _('The configurations of the component, one entry per set of '
+              'lifecycle actions. At least one entry.'),
+            schema=entry_schema,
+            required=True,
+            constraints=[ValidComponentConfigs()],
+        ),
+        INPUTS: SoftwareConfig.properties_schema[SoftwareConfig.INPUTS],
+        OUTPUTS: SoftwareConfig.properties_schema[SoftwareConfig.OUTPUTS],
+        OPTIONS: properties.Schema(
+            properties.Schema.MAP,
+            _('Options of the configuration tools. A key named like a tool '
+              'of an entry is that tool\'s own section (e.g. {chef: {...}, '
+              'puppet: {...}}) and reaches only that tool\'s entries; other '
+              'keys reach every entry.'),
+        ),
+    }
+
+    attributes_schema = {
+        CONFIGS_ATTR: attributes.Schema(
+            _('The stored configs of the component, each with the options '
+              'its tool receives.'),
+            type=attributes.Schema.LIST,
+        ),
+    }
+
+    def validate_template(self):
+        """Also check configs when only the template is validated.
+
+        Heat's template-validate skips property values (no constraints run),
+        so a typo in an action would pass it; the check here sees the
+        values that are known before create and skips unresolved ones.
+        """
+        super(SoftwareComponent, self).validate_template()
+        try:
+            configs = self.properties[self.CONFIGS]
+        except Exception:  # unresolvable before create: checked at create
+            return
+        problem = component_config.first_problem(configs)
+        if problem:
+            raise exception.StackValidationFailed(
+                error='Property error',
+                path=[self.stack.t.RESOURCES, self.name,
+                      self.stack.t.get_section_name('properties'),
+                      self.CONFIGS],
+                message=problem)
+
+    def handle_create(self):
+        configs = component_config.stored_configs(
+            self.properties[self.CONFIGS], self.properties[self.OPTIONS])
+        sc = self.rpc_client().create_software_config(
+            self.context,
+            group=self.GROUP_COMPONENT,
+            name=self.physical_resource_name(),
+            config={self.CONFIGS: configs},
+            inputs=self.properties[self.INPUTS] or [],
+            outputs=self.properties[self.OUTPUTS] or [],
+            options=self.properties[self.OPTIONS] or {})
+        self.resource_id_set(sc[rpc_api.SOFTWARE_CONFIG_ID])
+
+    def _resolve_attribute(self, name):
+        if name == self.CONFIGS_ATTR and self.resource_id:
+            with self.rpc_client().ignore_error_by_name('NotFound'):
+                sc = self.rpc_client().show_software_config(
+                    self.context, self.resource_id)
+                stored = sc[rpc_api.SOFTWARE_CONFIG_CONFIG] or {}
+                return stored.get(self.CONFIGS)

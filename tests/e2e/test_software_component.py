@@ -1,0 +1,64 @@
+"""An app-server SoftwareComponent on a DeployedServer, end to end.
+
+The server side is real: os-collect-config polls Heat with the credentials
+Heat made for the server and runs heat-lifecycle-agent, whose script hook
+runs the component's scripts; signals go back through heat-api.
+"""
+
+import os
+import time
+
+from tests.e2e.conftest import example
+from tests.services import stacks
+
+DEMO = example('demo.yaml')
+
+
+def journal_lines(path):
+    if not os.path.exists(path):
+        return []
+    with open(path) as f:
+        return [line.strip() for line in f if line.strip()]
+
+
+def test_each_action_runs_its_script_once_in_order(driver, tmp_path):
+    journal = str(tmp_path / 'journal')
+    params = {'journal': journal, 'install_seconds': 0}
+    stack_id = driver.create(DEMO, params, servers=['server'])
+    assert journal_lines(journal) == ['install port=8080']
+    assert driver.outputs(stack_id)['root_url'] == 'http://127.0.0.1:8080/'
+
+    driver.update(stack_id, DEMO, dict(params, http_port=9090))
+    assert journal_lines(journal)[1:] == ['reconfigure port=9090']
+    assert driver.outputs(stack_id)['root_url'] == 'http://127.0.0.1:9090/'
+
+    driver.action(stack_id, 'SUSPEND')
+    driver.action(stack_id, 'RESUME')
+    driver.delete(stack_id)
+    assert journal_lines(journal) == [
+        'install port=8080', 'reconfigure port=9090', 'drain', 'resume',
+        'remove']
+
+
+def test_progress_event_is_visible_before_completion(driver, heat, tmp_path):
+    journal = str(tmp_path / 'journal')
+    stack_id = driver.create(DEMO, {'journal': journal,
+                                    'install_seconds': 6},
+                             servers=['server'], wait=False)
+    seen_while_running = None
+    deadline = time.time() + 120
+    while seen_while_running is None and time.time() < deadline:
+        deployment = heat.resources.get(stack_id, 'deployment')
+        if deployment.resource_status in ('CREATE_COMPLETE',
+                                          'CREATE_FAILED'):
+            break
+        progress = [e for e in stacks.events(heat, stack_id)
+                    if e.resource_name == 'deployment' and
+                    e.resource_status == 'SIGNAL_IN_PROGRESS' and
+                    'started script hook' in (e.resource_status_reason or '')]
+        if progress:
+            seen_while_running = progress[0]
+        time.sleep(0.3)
+    stacks.wait(heat, stack_id, 'CREATE')
+    assert seen_while_running is not None, stacks.timeline(heat, stack_id)
+    assert journal_lines(journal) == ['install port=8080']

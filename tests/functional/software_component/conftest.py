@@ -1,0 +1,63 @@
+"""Fixtures of the SoftwareComponent / SoftwareDeployment tests.
+
+Heat checks at validate and create time that the 'orchestration' service is
+in the Keystone catalog of the request. heat-api run without Keystone gets
+that catalog from `[noauth] token_response`; here the request context
+carries the same kind of Keystone v3 token body (the catalog is the only
+part of Keystone these tests need; Heat's FakeKeystoneClient does the rest).
+"""
+
+import copy
+
+import pytest
+
+CATALOG = [
+    {'type': 'orchestration', 'name': 'heat', 'endpoints': [
+        {'interface': 'public', 'region': 'RegionOne',
+         'region_id': 'RegionOne',
+         'url': 'http://127.0.0.1:8004/v1/test_tenant_id'}]},
+    {'type': 'cloudformation', 'name': 'heat-cfn', 'endpoints': [
+        {'interface': 'public', 'region': 'RegionOne',
+         'region_id': 'RegionOne', 'url': 'http://127.0.0.1:8000/v1'}]},
+]
+
+
+def token_body(ctx):
+    domain = {'id': 'default', 'name': 'Default'}
+    return {'token': {
+        'methods': ['password'],
+        'expires_at': '2099-01-01T00:00:00.000000Z',
+        'issued_at': '2026-01-01T00:00:00.000000Z',
+        'user': {'id': ctx.user_id, 'name': ctx.username, 'domain': domain},
+        'project': {'id': ctx.project_id, 'name': ctx.project_name,
+                    'domain': domain},
+        'roles': [{'id': 'member', 'name': 'member'}],
+        'catalog': copy.deepcopy(CATALOG),
+    }}
+
+
+@pytest.fixture
+def engine(engine):
+    """The session's engine, driven with a context that has a catalog."""
+    from heat.common import context as heat_context  # after the harness
+    plain = engine.ctx
+    values = plain.to_dict()
+    values['auth_token_info'] = token_body(plain)
+    engine.ctx = heat_context.RequestContext.from_dict(values)
+    try:
+        yield engine
+    finally:
+        engine.ctx = plain
+
+
+@pytest.fixture(autouse=True)
+def no_scheduler_sleep():
+    """Heat's TaskRunner sleeps 1 s between polls; Heat's own tests turn
+    that off (ENABLE_SLEEP), which MariaDB handles. Restored after."""
+    from heat.engine import scheduler
+    saved = scheduler.ENABLE_SLEEP
+    scheduler.ENABLE_SLEEP = False
+    try:
+        yield
+    finally:
+        scheduler.ENABLE_SLEEP = saved

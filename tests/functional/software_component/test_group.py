@@ -1,0 +1,47 @@
+"""OS::Heat::SoftwareDeploymentGroup members are our SoftwareDeployment."""
+
+from tests.functional.software_component import helpers
+
+
+def group_stack():
+    template = helpers.component_stack([helpers.script(['CREATE'])])
+    deployment = template['resources'].pop('deployment')
+    props = dict(deployment['properties'])
+    server = props.pop('server')
+    props['servers'] = {'one': server, 'two': server}
+    template['resources']['group'] = {
+        'type': 'OS::Heat::SoftwareDeploymentGroup', 'properties': props}
+    return template
+
+
+def nested_identity(engine, ident):
+    for res in engine.resources(ident, nested_depth=1):
+        if res['resource_name'] == 'one':
+            return res['stack_identity']
+    raise AssertionError('no member "one" in %s' % engine.resources(ident))
+
+
+def test_group_members_deliver_and_report_progress(engine):
+    ident = engine.create(group_stack(), wait=False)
+    helpers.wait_for(lambda: engine.resource(ident, 'group', with_attr=False)[
+        'physical_resource_id'])
+    members = nested_identity(engine, ident)
+    items = {}
+    for name in ('one', 'two'):
+        item = helpers.wait_for_delivery(engine, members, 'CREATE', name=name,
+                                         server_ident=ident)
+        inputs = helpers.inputs_of(item)
+        assert (inputs['deploy_action'], inputs['deploy_status_aware'],
+                item['group']) == ('CREATE', 'true', 'component')
+        items[name] = item
+
+    sd_id = engine.resource(members, 'one', with_attr=False)[
+        'physical_resource_id']
+    engine.signal(members, 'one', helpers.progress_signal('halfway'))
+    assert helpers.signal_events(engine, members, 'one') == [
+        ('IN_PROGRESS', 'Signal: deployment %s in progress: halfway' % sd_id)]
+    for name in ('one', 'two'):
+        engine.signal(members, name, helpers.final_signal(
+            deploy_status='COMPLETE'))
+    engine.wait(ident, 'CREATE')
+    engine.delete(ident, wait=False)

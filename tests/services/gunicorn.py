@@ -1,0 +1,29 @@
+"""A threaded gunicorn serving tests/services/wsgi_app.py on 127.0.0.1."""
+
+import os
+import sys
+
+from tests.services import procs
+
+REPO = procs.REPO
+
+
+def serve(name, app, config_file, workdir, port, threads=8, env=None):
+    """Start gunicorn (one gthread worker) for `app`; a procs.Process."""
+    env = dict(env or os.environ, HLP_WSGI_APP=app,
+               HLP_WSGI_CONFIG=config_file)
+    env['PYTHONPATH'] = os.pathsep.join(
+        [REPO] + [p for p in [env.get('PYTHONPATH')] if p])
+    argv = [sys.executable, '-m', 'gunicorn', '--no-control-socket',
+            '--bind', '127.0.0.1:%d' % port, '--workers', '1',
+            '--worker-class', 'gthread', '--threads', str(threads),
+            '--timeout', '300', '--graceful-timeout', '5', '--preload',
+            '--chdir', REPO, 'tests.services.wsgi_app:application']
+    proc = procs.Process(name, argv, os.path.join(workdir, name + '.log'),
+                         env=env)
+    try:
+        procs.wait_for_port(port, 120, proc, name)
+    except Exception:
+        proc.stop()
+        raise
+    return proc

@@ -1,0 +1,64 @@
+"""The stored form of a component and the checks of its configs list."""
+
+from heat_lifecycle_plugins.resources import component_config as cc
+
+
+def entry(tool, actions=None, config='x'):
+    e = {'tool': tool, 'config': config}
+    if actions is not None:
+        e['actions'] = actions
+    return e
+
+
+def test_each_entry_gets_shared_options_and_only_its_tool_section():
+    configs = [entry('puppet', ['CREATE']), entry('chef', ['DELETE']),
+               entry('script', ['SUSPEND'])]
+    options = {'puppet': {'modulepath': '/m'}, 'chef': {'runlist': ['r']},
+               'debug': True}
+    stored = cc.stored_configs(configs, options)
+    assert [s['options'] for s in stored] == [
+        {'puppet': {'modulepath': '/m'}, 'debug': True},
+        {'chef': {'runlist': ['r']}, 'debug': True},
+        {'debug': True},
+    ]
+    assert [s['actions'] for s in stored] == [['CREATE'], ['DELETE'],
+                                              ['SUSPEND']]
+
+
+def test_a_key_named_like_an_unused_tool_is_shared():
+    stored = cc.stored_configs([entry('script', ['CREATE'])],
+                               {'ansible': {'v': 1}})
+    assert stored[0]['options'] == {'ansible': {'v': 1}}
+
+
+def test_missing_actions_are_stored_as_the_default():
+    stored = cc.stored_configs([entry('script')], None)
+    assert stored == [{'actions': ['CREATE', 'UPDATE'], 'config': 'x',
+                       'tool': 'script', 'options': {}}]
+
+
+def test_handled_actions_of_a_stored_component():
+    sc = {'group': 'component', 'config': {'configs': cc.stored_configs(
+        [entry('a', ['CREATE', 'RESUME']), entry('b', ['DELETE'])], {})}}
+    assert cc.is_component(sc)
+    assert cc.handled_actions(sc) == {'CREATE', 'RESUME', 'DELETE'}
+    assert not cc.is_component({'group': 'script', 'config': 'x'})
+
+
+def test_problems_are_all_reported_with_index_and_value():
+    found = cc.problems([entry('', ['create', 'CREATE']), 'oops',
+                         entry('t', ['CREATE', None])])
+    assert found == [
+        "configs[0].tool is required and must not be empty (got '')",
+        "configs[0].actions: 'create' is not a lifecycle action; did you "
+        "mean 'CREATE'? (allowed: CREATE, DELETE, SUSPEND, RESUME, UPDATE)",
+        "configs[1] must be a map with actions, config and tool, not 'oops'",
+        "configs[2].actions: action 'CREATE' is already handled by "
+        "configs[0]; an action may appear in at most one entry (an entry "
+        "without actions handles CREATE and UPDATE)",
+    ]
+
+
+def test_unresolved_values_are_left_for_later():
+    assert cc.problems(None) == []
+    assert cc.problems([entry('t', [None])]) == []
