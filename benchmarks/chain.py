@@ -4,15 +4,16 @@
    update (changed resource_properties), delete and peak RSS, for our
    OS::Heat::ResourceChain and the in-tree type (Upstream::Heat::ResourceChain).
 2. The floor: the same N members as a flat template with explicit depends_on
-   (sequential: each on the one before; concurrent: all on one start node, the
-   shape the engine starts fastest, see below).
+   (sequential: each on the one before; concurrent: all between one start and
+   one end node, the shape the engine runs fastest, see below).
 3. One entry inserted at position 0 of a sequential chain of 50 whose entries
    alternate between two types: members replaced and update time.
 
 Convergence pauses 1 s after starting each resource that depends on nothing
 (heat.engine.stack.Stack.converge_stack), so N independent resources take
-at least N seconds to start: a concurrent floor without a start node would
-measure that pause, not the engine's work.
+at least N seconds to start; on delete the resources nothing depends on are
+the leaves. A concurrent floor without start and end nodes would measure
+that pause, not the engine's work.
 """
 
 from benchmarks import harness
@@ -47,6 +48,9 @@ def floor_template(n, concurrent, value):
         elif i:
             member['depends_on'] = [str(i - 1)]
         resources[str(i)] = member
+    if concurrent:
+        resources['end'] = {'type': MEMBER,
+                            'depends_on': [str(i) for i in range(n)]}
     return {'heat_template_version': '2015-04-30', 'resources': resources}
 
 

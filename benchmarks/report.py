@@ -77,6 +77,7 @@ def plot(rows, path):
     matplotlib.use('Agg')
     from matplotlib import pyplot
 
+    os.makedirs(os.path.dirname(path), exist_ok=True)
     table = by_key(rows)
     modes = [m for m in ('sequential', 'concurrent')
              if any(r['mode'] == m for r in rows)]

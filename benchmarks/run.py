@@ -9,6 +9,7 @@ DIR/results.md and DIR/chain.png and prints the headline table.
 import argparse
 import os
 import platform
+import shutil
 import sys
 import tempfile
 import time
@@ -118,6 +119,8 @@ def run(argv=None):
             sections.append(('Time to first feedback', feedback.markdown(fb)))
     finally:
         bench.stop()
+        if not args.workdir:
+            shutil.rmtree(workdir, ignore_errors=True)
     sections.insert(0, ('Targets', targets.markdown(measured)))
     sections.append(('Machine and method',
                      machine_section(started, load_before)))
