@@ -16,6 +16,10 @@ the leaves. A concurrent floor without start and end nodes would measure
 that pause, not the engine's work.
 """
 
+import os
+
+import yaml
+
 from benchmarks import harness
 from benchmarks.upstream_types import UPSTREAM_CHAIN
 
@@ -26,6 +30,8 @@ OUR_CHAIN = 'OS::Heat::ResourceChain'
 MEMBER = 'OS::Heat::None'
 INSERT_TYPES = ('OS::Heat::None', 'OS::Heat::RandomString')
 OPERATIONS = ('create', 'update', 'delete')
+EXAMPLE = os.path.join(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__))), 'examples', 'benchmarks.yaml')
 
 
 def chain_template(chain_type, types, concurrent, value=None):
@@ -54,11 +60,22 @@ def floor_template(n, concurrent, value):
     return {'heat_template_version': '2015-04-30', 'resources': resources}
 
 
-def template_for(kind, n, concurrent, value):
+def example_template():
+    with open(EXAMPLE) as f:
+        return yaml.safe_load(f)
+
+
+def stack_args(kind, n, concurrent, value):
+    """(template, environment) of one lifecycle step: examples/benchmarks.yaml
+    for both chains (the in-tree one through a resource_registry alias), the
+    flat template for the floor."""
     if kind == FLOOR:
-        return floor_template(n, concurrent, value)
-    chain_type = OUR_CHAIN if kind == OURS else UPSTREAM_CHAIN
-    return chain_template(chain_type, [MEMBER] * n, concurrent, value)
+        return floor_template(n, concurrent, value), None
+    env = {'parameters': {'member_types': ','.join([MEMBER] * n),
+                          'concurrent': concurrent, 'member_value': value}}
+    if kind == INTREE:
+        env['resource_registry'] = {OUR_CHAIN: UPSTREAM_CHAIN}
+    return example_template(), env
 
 
 def timeout_for(n, concurrent, kind):
@@ -77,10 +94,12 @@ def lifecycle_round(bench, kind, n, concurrent, tag):
     bench.rss.reset()
     start_rss = bench.rss.peak
     times = {}
-    times['create'], ident = bench.create(
-        template_for(kind, n, concurrent, 'v1'), name, timeout)
-    times['update'] = bench.update(
-        ident, template_for(kind, n, concurrent, 'v2'), timeout)
+    template, env = stack_args(kind, n, concurrent, 'v1')
+    times['create'], ident = bench.create(template, name, timeout,
+                                          environment=env)
+    template, env = stack_args(kind, n, concurrent, 'v2')
+    times['update'] = bench.update(ident, template, timeout,
+                                   environment=env)
     times['delete'] = bench.delete(ident, timeout)
     return times, bench.rss.peak, bench.rss.peak - start_rss
 
