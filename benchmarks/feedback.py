@@ -24,6 +24,7 @@ gets no progress, so its first event is the completion signal.
 
 import json
 import os
+import re
 import shutil
 import time
 import uuid
@@ -128,8 +129,8 @@ def measure_once(cloud, kind, workdir):
         agent.stop()
     seen_at, event = first
     return {'seconds': seen_at - t0,
-            'event': '%s: %s' % (event.resource_status,
-                                 (event.resource_status_reason or '')[:60])}
+            'event': '%s "%s"' % (event.resource_status, re.sub(
+                r'[0-9a-f-]{36} ', '', event.resource_status_reason or ''))}
 
 
 def run(bench, log, quick=False):

@@ -2,7 +2,8 @@
 
 Copied into the benchmark engine's plugin dir next to our loader, so the same
 engine runs our OS::Heat::ResourceChain, OS::Mistral::ExternalResource and
-OS::Heat::SoftwareDeployment and the in-tree classes side by side. Never installed with the package.
+OS::Heat::SoftwareDeployment and the in-tree classes side by side. Never
+installed with the package.
 """
 
 from heat.engine.resources.openstack.heat import resource_chain
