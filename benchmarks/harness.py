@@ -26,6 +26,29 @@ UPSTREAM_PLUGIN = os.path.join(HERE, 'upstream_types.py')
 TERMINAL = ('COMPLETE', 'FAILED')
 
 
+def forget_finished_threads():
+    """Heat 27's ThreadGroup (heat.engine.service) keeps every thread it
+    started, finished or not, and refuses a new one at 1000 per stack: every
+    event is dispatched in a thread, so one engine worker can run at most
+    ~1000 events of a stack in its lifetime (a 500-member chain fails during
+    its create with "Maximum number of threads reached"). A real heat-engine
+    spreads the work over several workers; our single in-process worker
+    cannot, so the benchmark drops finished threads before adding one. Both
+    types run with this, alike."""
+    from heat.engine import service
+
+    original = service.ThreadGroup.add_thread
+    if getattr(original, 'forgets_finished', False):
+        return
+
+    def add_thread(self, func, *args, **kwargs):
+        with self._lock:
+            self.threads = [t for t in self.threads if t.is_alive()]
+        return original(self, func, *args, **kwargs)
+    add_thread.forgets_finished = True
+    service.ThreadGroup.add_thread = add_thread
+
+
 class BenchmarkError(RuntimeError):
     """A benchmarked operation did not end as it should."""
 
@@ -83,6 +106,7 @@ class BenchEngine(object):
         os.makedirs(engine.plugin_dir, exist_ok=True)
         shutil.copy(UPSTREAM_PLUGIN, os.path.join(
             engine.plugin_dir, 'hlp_benchmark_upstream_types.py'))
+        forget_finished_threads()
         self.engine = engine.start()
         self.rss = PeakRSS().start()
         return self
