@@ -64,6 +64,7 @@ class CountingProxy(object):
         self.upstream = (parsed.hostname, parsed.port)
         self.prefix = parsed.path.rstrip('/')
         self.calls = collections.Counter()
+        self.polls = []  # monotonic times of GET /executions/<id>
         self.lock = threading.Lock()
         proxy = self
 
@@ -76,11 +77,13 @@ class CountingProxy(object):
             def _forward(self):
                 length = int(self.headers.get('Content-Length') or 0)
                 body = self.rfile.read(length) if length else None
+                parts = self.path.split('?')[0].strip('/').split('/')
                 with proxy.lock:
-                    proxy.calls[(self.command,
-                                 self.path.split('?')[0].split('/')[2]
-                                 if self.path.count('/') > 1 else
-                                 self.path)] += 1
+                    proxy.calls[(self.command, parts[1] if len(parts) > 1
+                                 else self.path)] += 1
+                    if (self.command == 'GET' and len(parts) == 3 and
+                            parts[1] == 'executions'):
+                        proxy.polls.append(time.monotonic())
                 conn = http.client.HTTPConnection(*proxy.upstream,
                                                   timeout=60)
                 headers = {k: v for k, v in self.headers.items()
@@ -117,9 +120,13 @@ class CountingProxy(object):
         self.server.server_close()
 
     def take(self):
+        """(calls by (method, collection), median seconds between two
+        polls of an execution or None) since the last take()."""
         with self.lock:
             calls, self.calls = self.calls, collections.Counter()
-        return calls
+            polls, self.polls = self.polls, []
+        gaps = [b - a for a, b in zip(polls, polls[1:])]
+        return calls, harness.median(gaps)
 
 
 class WriteCounter(object):
@@ -225,7 +232,7 @@ def measure_once(bench, mistral, proxy, writes, kind, tag):
     bench.wait(ident, 'CREATE', 60)
     stop.set()
     watcher.join(5)
-    calls = proxy.take()
+    calls, poll_gap = proxy.take()
     db = writes.take()
     bench.delete(ident, 60)
     if 'success' not in found:
@@ -234,6 +241,7 @@ def measure_once(bench, mistral, proxy, writes, kind, tag):
     return {'latency': complete - found['success'],
             'mistral_calls': sum(calls.values()),
             'mistral_calls_by': dict(calls),
+            'poll_gap': poll_gap,
             'db_writes': sum(db.values()),
             'resource_data_writes': db.get('resource_data', 0),
             'resource_writes': db.get('resource', 0)}
@@ -255,9 +263,11 @@ def run(bench, rounds, workdir, log):
                                  'r%d' % r)
                 samples[kind].append(s)
                 log('  %-7s round %d: SUCCESS -> COMPLETE %.2fs, %d Mistral '
-                    'calls %s, %d DB writes (resource_data %d, resource %d)'
+                    'calls %s, polled every %.2fs, %d DB writes '
+                    '(resource_data %d, resource %d)'
                     % (kind, r, s['latency'], s['mistral_calls'],
-                       s['mistral_calls_by'], s['db_writes'],
+                       s['mistral_calls_by'], s['poll_gap'] or 0,
+                       s['db_writes'],
                        s['resource_data_writes'], s['resource_writes']))
     finally:
         writes.stop()
@@ -270,7 +280,8 @@ def run(bench, rounds, workdir, log):
               'sleep': SLEEP_SECONDS}
     for kind, rows in samples.items():
         result[kind] = {key: harness.median([row[key] for row in rows])
-                        for key in ('latency', 'mistral_calls', 'db_writes',
+                        for key in ('latency', 'mistral_calls', 'poll_gap',
+                                    'db_writes',
                                     'resource_data_writes',
                                     'resource_writes')}
         result[kind]['rounds'] = len(rows)
@@ -282,13 +293,14 @@ def markdown(ext):
         'CREATE workflow: one std.sleep of %d s; our poll interval %.1f s '
         '(the default).' % (ext['sleep'], ext['poll_interval']), '',
         '| kind | SUCCESS -> COMPLETE (s) | Mistral API calls per create '
-        '| Heat DB writes per create | of them resource_data '
-        '| of them resource |',
-        '|---|---:|---:|---:|---:|---:|']
+        '| seconds between polls | Heat DB writes per create '
+        '| of them resource_data | of them resource |',
+        '|---|---:|---:|---:|---:|---:|---:|']
     for kind in (OURS, INTREE):
         r = ext[kind]
-        lines.append('| %s | %.2f | %d | %d | %d | %d |' % (
-            kind, r['latency'], r['mistral_calls'], r['db_writes'],
+        lines.append('| %s | %.2f | %d | %.2f | %d | %d | %d |' % (
+            kind, r['latency'], r['mistral_calls'], r['poll_gap'] or 0,
+            r['db_writes'],
             r['resource_data_writes'], r['resource_writes']))
     lines += ['', 'Mistral calls include validation (workflow lookup), '
               'starting the execution and every poll. DB writes count every '

@@ -10,6 +10,7 @@ import argparse
 import os
 import platform
 import shutil
+import signal
 import sys
 import tempfile
 import time
@@ -78,6 +79,9 @@ def run(argv=None):
     def log(msg):
         print(msg, flush=True)
 
+    # SIGTERM ends the run through the finally below: the services it
+    # started are stopped by their PIDs.
+    signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(143))
     started = time.monotonic()
     load_before = os.getloadavg()
     workdir = args.workdir or tempfile.mkdtemp(prefix='hlp-bench-')
