@@ -49,6 +49,28 @@ def forget_finished_threads():
     service.ThreadGroup.add_thread = add_thread
 
 
+def serialize_sync_point_parsing():
+    """Convergence parses sync-point input with ast.literal_eval in
+    concurrent threads (heat.engine.sync_point); this Python's ast is not
+    thread-safe (CPython 3.11: "SystemError: AST constructor recursion depth
+    mismatch", python/cpython#106905), which fails the update of a node with
+    many concurrent inputs (the end node of a concurrent chain or floor at
+    N=100). The benchmark parses one at a time, for every kind alike."""
+    import ast
+    import types
+
+    from heat.engine import sync_point
+
+    if isinstance(sync_point.ast, types.SimpleNamespace):
+        return
+    lock = threading.Lock()
+
+    def literal_eval(text):
+        with lock:
+            return ast.literal_eval(text)
+    sync_point.ast = types.SimpleNamespace(literal_eval=literal_eval)
+
+
 class BenchmarkError(RuntimeError):
     """A benchmarked operation did not end as it should."""
 
@@ -107,17 +129,20 @@ class BenchEngine(object):
         shutil.copy(UPSTREAM_PLUGIN, os.path.join(
             engine.plugin_dir, 'hlp_benchmark_upstream_types.py'))
         forget_finished_threads()
+        serialize_sync_point_parsing()
         self.engine = engine.start()
         self.rss = PeakRSS().start()
         return self
 
     def stop(self):
-        if self.rss is not None:
-            self.rss.stop()
-        if self.engine is not None:
-            self.engine.stop()
-        if self.mariadb is not None:
-            self.mariadb.stop()
+        try:
+            if self.rss is not None:
+                self.rss.stop()
+            if self.engine is not None:
+                self.engine.stop()
+        finally:
+            if self.mariadb is not None:
+                self.mariadb.stop()
 
     # -- timed stack operations ---------------------------------------------
 

@@ -116,3 +116,24 @@ def write(results_dir, sections):
         for title, body in sections:
             f.write('## %s\n\n%s\n\n' % (title, body.strip()))
     return path
+
+
+def rst_table(header, rows):
+    """An RST simple table of strings."""
+    widths = [max(len(str(c)) for c in col) for col in zip(header, *rows)]
+    rule = '  '.join('=' * w for w in widths)
+
+    def line(cells):
+        return '  '.join(str(c).ljust(w) for c, w in zip(cells, widths))
+    return '\n'.join([rule, line(header), rule] + [line(r) for r in rows] +
+                     [rule])
+
+
+def headline_rst(rows):
+    """The headline table in RST, for doc/benchmarks.rst (headline.rst)."""
+    return rst_table(
+        ['mode', 'N', 'operation', 'ours (s)', 'in-tree (s)', 'floor (s)',
+         'ours/in-tree', 'ours/floor'],
+        [(mode, n, op, fmt(o), fmt(i), fmt(f), fmt(r_i, 2, 'x'),
+          fmt(r_f, 2, 'x'))
+         for mode, n, op, o, i, f, r_i, r_f in headline_rows(rows)])

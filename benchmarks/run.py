@@ -81,7 +81,10 @@ def run(argv=None):
 
     # SIGTERM ends the run through the finally below: the services it
     # started are stopped by their PIDs.
-    signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(143))
+    def terminate(signum, frame):
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)  # once is enough
+        sys.exit(143)
+    signal.signal(signal.SIGTERM, terminate)
     started = time.monotonic()
     load_before = os.getloadavg()
     workdir = args.workdir or tempfile.mkdtemp(prefix='hlp-bench-')
@@ -99,6 +102,9 @@ def run(argv=None):
             sections.append(('Peak RSS of the engine process',
                              report.rss_markdown(rows)))
             report.plot(rows, os.path.join(args.results_dir, 'chain.png'))
+            with open(os.path.join(args.results_dir, 'headline.rst'),
+                      'w') as f:
+                f.write(report.headline_rst(rows) + '\n')
         if 'insert' in plan['only']:
             log('Insert at position 0 (item 3)')
             insert = chain.run_insert(bench, plan['insert_n'],
