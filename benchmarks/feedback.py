@@ -130,7 +130,8 @@ def measure_once(cloud, kind, workdir):
     seen_at, event = first
     return {'seconds': seen_at - t0,
             'event': '%s "%s"' % (event.resource_status, re.sub(
-                r'[0-9a-f-]{36} ', '', event.resource_status_reason or ''))}
+                r'[0-9a-f-]{36} ', '',
+                event.resource_status_reason or '')[:70])}
 
 
 def run(bench, log, quick=False):

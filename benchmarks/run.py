@@ -22,7 +22,7 @@ from benchmarks import targets
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 FULL = dict(sizes=[10, 100, 500], concurrent_sizes=[10, 100], rounds=3,
-            insert_n=50, insert_rounds=3, external_rounds=3)
+            insert_n=50, insert_rounds=3, external_rounds=4)
 QUICK = dict(sizes=[10], concurrent_sizes=[10], rounds=1, insert_n=10,
              insert_rounds=1, external_rounds=1)
 
@@ -34,7 +34,7 @@ def parse_args(argv):
                     '(medians, ratios ours / in-tree).')
     p.add_argument('--quick', action='store_true',
                    help='smallest N, one round (a smoke run, minutes)')
-    p.add_argument('--sizes', type=int, nargs='+',
+    p.add_argument('--sizes', type=int, nargs='*',
                    help='chain sizes of the sequential runs')
     p.add_argument('--concurrent-sizes', type=int, nargs='*',
                    help='chain sizes of the concurrent runs')
