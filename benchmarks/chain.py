@@ -2,7 +2,8 @@
 
 1. A chain of N OS::Heat::None members, sequential and concurrent: create,
    update (changed resource_properties), delete and peak RSS, for our
-   OS::Heat::ResourceChain and the in-tree type (Upstream::Heat::ResourceChain).
+   OS::Heat::ResourceChain and the in-tree type
+   (Upstream::Heat::ResourceChain).
 2. The floor: the same N members as a flat template with explicit depends_on
    (sequential: each on the one before; concurrent: all between one start and
    one end node, the shape the engine runs fastest, see below).

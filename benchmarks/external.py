@@ -218,8 +218,9 @@ def measure_once(bench, mistral, proxy, writes, kind, tag, seconds):
     proxy.take()
     writes.take()
     watcher.start()
-    ident = eng.create(template(kind, workflow, seconds), name='bench-ext-%s-%s' % (
-        kind.replace('-', ''), tag), wait=False)
+    ident = eng.create(template(kind, workflow, seconds),
+                       name='bench-ext-%s-%s' % (kind.replace('-', ''), tag),
+                       wait=False)
     deadline = time.monotonic() + 120
     while True:
         # Events, not the resource itself: showing a resource resolves its

@@ -124,7 +124,8 @@ def rst_table(header, rows):
     rule = '  '.join('=' * w for w in widths)
 
     def line(cells):
-        return '  '.join(str(c).ljust(w) for c, w in zip(cells, widths))
+        cells = (str(c).ljust(w) for c, w in zip(cells, widths))
+        return '  '.join(cells).rstrip()
     return '\n'.join([rule, line(header), rule] + [line(r) for r in rows] +
                      [rule])
 
