@@ -1,0 +1,197 @@
+"""ResourceChain benchmarks (issue items 1-3).
+
+1. A chain of N OS::Heat::None members, sequential and concurrent: create,
+   update (changed resource_properties), delete and peak RSS, for our
+   OS::Heat::ResourceChain and the in-tree type
+   (Upstream::Heat::ResourceChain).
+2. The floor: the same N members as a flat template with explicit depends_on
+   (sequential: each on the one before; concurrent: all between one start and
+   one end node, the shape the engine runs fastest, see below).
+3. One entry inserted at position 0 of a sequential chain of 50 whose entries
+   alternate between two types: members replaced and update time.
+
+Convergence pauses 1 s after starting each resource that depends on nothing
+(heat.engine.stack.Stack.converge_stack), so N independent resources take
+at least N seconds to start; on delete the resources nothing depends on are
+the leaves. A concurrent floor without start and end nodes would measure
+that pause, not the engine's work.
+"""
+
+import os
+
+import yaml
+
+from benchmarks import harness
+from benchmarks.upstream_types import UPSTREAM_CHAIN
+
+OURS = 'ours'
+INTREE = 'in-tree'
+FLOOR = 'floor'
+OUR_CHAIN = 'OS::Heat::ResourceChain'
+MEMBER = 'OS::Heat::None'
+INSERT_TYPES = ('OS::Heat::None', 'OS::Heat::RandomString')
+OPERATIONS = ('create', 'update', 'delete')
+EXAMPLE = os.path.join(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__))), 'examples', 'benchmarks.yaml')
+
+
+def chain_template(chain_type, types, concurrent, value=None):
+    props = {'resources': list(types), 'concurrent': concurrent}
+    if value is not None:
+        props['resource_properties'] = {'value': value}
+    return {'heat_template_version': '2015-04-30',
+            'resources': {'chain': {'type': chain_type,
+                                    'properties': props}}}
+
+
+def floor_template(n, concurrent, value):
+    resources = {}
+    if concurrent:
+        resources['start'] = {'type': MEMBER}
+    for i in range(n):
+        member = {'type': MEMBER, 'properties': {'value': value}}
+        if concurrent:
+            member['depends_on'] = ['start']
+        elif i:
+            member['depends_on'] = [str(i - 1)]
+        resources[str(i)] = member
+    if concurrent:
+        resources['end'] = {'type': MEMBER,
+                            'depends_on': [str(i) for i in range(n)]}
+    return {'heat_template_version': '2015-04-30', 'resources': resources}
+
+
+def example_template():
+    with open(EXAMPLE) as f:
+        return yaml.safe_load(f)
+
+
+def stack_args(kind, n, concurrent, value):
+    """(template, environment) of one lifecycle step: examples/benchmarks.yaml
+    for both chains (the in-tree one through a resource_registry alias), the
+    flat template for the floor."""
+    if kind == FLOOR:
+        return floor_template(n, concurrent, value), None
+    env = {'parameters': {'member_types': ','.join([MEMBER] * n),
+                          'concurrent': concurrent, 'member_value': value}}
+    if kind == INTREE:
+        env['resource_registry'] = {OUR_CHAIN: UPSTREAM_CHAIN}
+    return example_template(), env
+
+
+def timeout_for(n, concurrent, kind):
+    # The in-tree concurrent chain starts its N leaves 1 s apart (create),
+    # and replaces itself on update: allow for N s per pass, twice.
+    if concurrent and kind == INTREE:
+        return 120 + 3 * n
+    return 120 + n
+
+
+def lifecycle_round(bench, kind, n, concurrent, tag):
+    """create, update, delete once; ({operation: seconds}, peak RSS grow)."""
+    timeout = timeout_for(n, concurrent, kind)
+    name = 'bench-%s-%s-%d-%s' % (kind.replace('-', ''),
+                                  'c' if concurrent else 's', n, tag)
+    bench.rss.reset()
+    start_rss = bench.rss.peak
+    times = {}
+    template, env = stack_args(kind, n, concurrent, 'v1')
+    times['create'], ident = bench.create(template, name, timeout,
+                                          environment=env)
+    template, env = stack_args(kind, n, concurrent, 'v2')
+    times['update'] = bench.update(ident, template, timeout,
+                                   environment=env)
+    times['delete'] = bench.delete(ident, timeout)
+    return times, bench.rss.peak, bench.rss.peak - start_rss
+
+
+def run_lifecycle(bench, sizes, rounds, concurrent_sizes, log):
+    """Item 1 and 2: rows of medians per (mode, N, kind)."""
+    rows = []
+    plan = [(False, n) for n in sizes] + [(True, n) for n in concurrent_sizes]
+    for concurrent, n in plan:
+        samples = {k: {op: [] for op in OPERATIONS} for k in
+                   (OURS, INTREE, FLOOR)}
+        peaks = {k: [] for k in samples}
+        for r in range(rounds_for(rounds, n, concurrent)):
+            # Interleaved, so machine load hits every kind alike.
+            for kind in (OURS, INTREE, FLOOR):
+                times, peak, grow = lifecycle_round(
+                    bench, kind, n, concurrent, 'r%d' % r)
+                for op in OPERATIONS:
+                    samples[kind][op].append(times[op])
+                peaks[kind].append((peak, grow))
+                log('  %-10s N=%-4d %-7s round %d: %s' % (
+                    'concurrent' if concurrent else 'sequential', n, kind, r,
+                    ', '.join('%s %.2fs' % (op, times[op])
+                              for op in OPERATIONS)))
+        for kind in samples:
+            rows.append({
+                'mode': 'concurrent' if concurrent else 'sequential',
+                'n': n, 'kind': kind,
+                'rounds': len(samples[kind]['create']),
+                'median': {op: harness.median(samples[kind][op])
+                           for op in OPERATIONS},
+                'peak_rss': max(p for p, _g in peaks[kind]),
+                'rss_growth': max(g for _p, g in peaks[kind]),
+            })
+    return rows
+
+
+def rounds_for(rounds, n, concurrent):
+    """Fewer rounds where one round takes minutes (see README)."""
+    if n >= 500 or (concurrent and n >= 100):
+        return 1
+    return rounds
+
+
+def member_ids(bench, ident):
+    """Physical ids of the chain's members (nested stack resources)."""
+    return {r['physical_resource_id']
+            for r in bench.engine.resources(ident, nested_depth=1)
+            if r.get('parent_resource') == 'chain'}
+
+
+def insert_round(bench, kind, n, tag):
+    chain_type = OUR_CHAIN if kind == OURS else UPSTREAM_CHAIN
+    types = [INSERT_TYPES[i % 2] for i in range(n)]
+    # The new first entry has the other type than the old first one, so
+    # every later entry of an index-named chain changes type.
+    inserted = [INSERT_TYPES[1]] + types
+    timeout = 120 + 2 * n
+    _t, ident = bench.create(chain_template(chain_type, types, False),
+                             'bench-insert-%s-%s' % (
+                                 kind.replace('-', ''), tag), timeout)
+    before = member_ids(bench, ident)
+    seconds = bench.update(ident, chain_template(chain_type, inserted, False),
+                           timeout)
+    after = member_ids(bench, ident)
+    bench.delete(ident, timeout)
+    if len(after) != n + 1:
+        raise harness.BenchmarkError('%s chain has %d members after the '
+                                     'insert, not %d' % (kind, len(after),
+                                                         n + 1))
+    return seconds, len(before - after), len(after - before)
+
+
+def run_insert(bench, n, rounds, log):
+    """Item 3: {kind: {update, replaced, created}} medians."""
+    results = {}
+    samples = {OURS: [], INTREE: []}
+    for r in range(rounds):
+        for kind in samples:
+            seconds, replaced, created = insert_round(bench, kind, n,
+                                                      'r%d' % r)
+            samples[kind].append((seconds, replaced, created))
+            log('  insert at 0 of %d, %-7s round %d: update %.2fs, '
+                '%d members replaced, %d created' % (
+                    n, kind, r, seconds, replaced, created))
+    for kind, rows in samples.items():
+        results[kind] = {
+            'update': harness.median([s for s, _r, _c in rows]),
+            'replaced': harness.median([rp for _s, rp, _c in rows]),
+            'created': harness.median([c for _s, _r, c in rows]),
+            'rounds': len(rows),
+        }
+    return results
+

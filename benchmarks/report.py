@@ -1,0 +1,140 @@
+"""Benchmark results as markdown tables (results.md) and a plot (chain.png)."""
+
+import os
+
+from benchmarks import chain
+from benchmarks import harness
+
+MIB = 1024.0 * 1024.0
+
+
+def fmt(value, digits=2, suffix=''):
+    if value is None:
+        return 'n/a'
+    return '%.*f%s' % (digits, value, suffix)
+
+
+def by_key(rows):
+    return {(r['mode'], r['n'], r['kind']): r for r in rows}
+
+
+def headline_rows(rows):
+    """[(mode, n, operation, ours, in-tree, floor, ours/in-tree,
+    ours/floor)] from the lifecycle rows."""
+    table = by_key(rows)
+    out = []
+    for mode, n in sorted({(r['mode'], r['n']) for r in rows},
+                          key=lambda k: (k[0] != 'sequential', k[1])):
+        ours = table[(mode, n, chain.OURS)]
+        intree = table[(mode, n, chain.INTREE)]
+        floor = table[(mode, n, chain.FLOOR)]
+        for op in chain.OPERATIONS:
+            o, i, f = (ours['median'][op], intree['median'][op],
+                       floor['median'][op])
+            out.append((mode, n, op, o, i, f, harness.ratio(o, i),
+                        harness.ratio(o, f)))
+    return out
+
+
+def headline_markdown(rows):
+    lines = ['| mode | N | operation | ours (s) | in-tree (s) | floor (s) '
+             '| ours / in-tree | ours / floor |',
+             '|---|---:|---|---:|---:|---:|---:|---:|']
+    for mode, n, op, o, i, f, r_i, r_f in headline_rows(rows):
+        lines.append('| %s | %d | %s | %s | %s | %s | %s | %s |' % (
+            mode, n, op, fmt(o), fmt(i), fmt(f), fmt(r_i, 2, 'x'),
+            fmt(r_f, 2, 'x')))
+    return '\n'.join(lines)
+
+
+def rss_markdown(rows):
+    lines = ['| mode | N | kind | rounds | peak RSS (MiB) '
+             '| RSS growth in the round (MiB) |',
+             '|---|---:|---|---:|---:|---:|']
+    for r in sorted(rows, key=lambda r: (r['mode'] != 'sequential', r['n'],
+                                         r['kind'])):
+        lines.append('| %s | %d | %s | %d | %.0f | %.1f |' % (
+            r['mode'], r['n'], r['kind'], r['rounds'], r['peak_rss'] / MIB,
+            r['rss_growth'] / MIB))
+    return '\n'.join(lines)
+
+
+def insert_markdown(insert, n):
+    ours, intree = insert[chain.OURS], insert[chain.INTREE]
+    lines = ['| kind | members replaced | members created | update (s) |',
+             '|---|---:|---:|---:|']
+    for kind, r in ((chain.OURS, ours), (chain.INTREE, intree)):
+        lines.append('| %s | %d | %d | %s |' % (
+            kind, r['replaced'], r['created'], fmt(r['update'])))
+    lines.append('')
+    lines.append('In-tree / ours update time at N = %d: %s.' % (
+        n, fmt(harness.ratio(intree['update'], ours['update']), 1, 'x')))
+    return '\n'.join(lines)
+
+
+def plot(rows, path):
+    import matplotlib
+    matplotlib.use('Agg')
+    from matplotlib import pyplot
+
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    table = by_key(rows)
+    modes = [m for m in ('sequential', 'concurrent')
+             if any(r['mode'] == m for r in rows)]
+    fig, axes = pyplot.subplots(len(modes), len(chain.OPERATIONS),
+                                figsize=(12, 3.6 * len(modes)),
+                                squeeze=False)
+    styles = {chain.OURS: 'o-', chain.INTREE: 's--', chain.FLOOR: '^:'}
+    for row, mode in enumerate(modes):
+        sizes = sorted({r['n'] for r in rows if r['mode'] == mode})
+        for col, op in enumerate(chain.OPERATIONS):
+            ax = axes[row][col]
+            for kind, style in styles.items():
+                ax.plot(sizes, [table[(mode, n, kind)]['median'][op]
+                                for n in sizes], style, label=kind)
+            ax.set_title('%s %s' % (mode, op))
+            ax.set_xlabel('members (N)')
+            ax.set_ylabel('seconds (median)')
+            if len(sizes) > 1:
+                ax.set_xscale('log')
+                ax.set_yscale('log')
+            ax.grid(True, alpha=0.3)
+            ax.legend(fontsize='small')
+    fig.suptitle('ResourceChain of N OS::Heat::None: ours, in-tree, flat '
+                 'floor (one in-process heat-engine)')
+    fig.tight_layout()
+    fig.savefig(path, dpi=90)
+    pyplot.close(fig)
+
+
+def write(results_dir, sections):
+    """sections: [(title, markdown)] -> results.md; its path."""
+    os.makedirs(results_dir, exist_ok=True)
+    path = os.path.join(results_dir, 'results.md')
+    with open(path, 'w') as f:
+        f.write('# heat-lifecycle-plugins benchmarks\n\n')
+        for title, body in sections:
+            f.write('## %s\n\n%s\n\n' % (title, body.strip()))
+    return path
+
+
+def rst_table(header, rows):
+    """An RST simple table of strings."""
+    widths = [max(len(str(c)) for c in col) for col in zip(header, *rows)]
+    rule = '  '.join('=' * w for w in widths)
+
+    def line(cells):
+        cells = (str(c).ljust(w) for c, w in zip(cells, widths))
+        return '  '.join(cells).rstrip()
+    return '\n'.join([rule, line(header), rule] + [line(r) for r in rows] +
+                     [rule])
+
+
+def headline_rst(rows):
+    """The headline table in RST, for doc/benchmarks.rst (headline.rst)."""
+    return rst_table(
+        ['mode', 'N', 'operation', 'ours (s)', 'in-tree (s)', 'floor (s)',
+         'ours/in-tree', 'ours/floor'],
+        [(mode, n, op, fmt(o), fmt(i), fmt(f), fmt(r_i, 2, 'x'),
+          fmt(r_f, 2, 'x'))
+         for mode, n, op, o, i, f, r_i, r_f in headline_rows(rows)])

@@ -1,0 +1,23 @@
+"""Benchmark-only Heat plugin module: Heat's in-tree types under other names.
+
+Copied into the benchmark engine's plugin dir next to our loader, so the same
+engine runs our OS::Heat::ResourceChain, OS::Mistral::ExternalResource and
+OS::Heat::SoftwareDeployment and the in-tree classes side by side. Never
+installed with the package.
+"""
+
+from heat.engine.resources.openstack.heat import resource_chain
+from heat.engine.resources.openstack.heat import software_deployment
+from heat.engine.resources.openstack.mistral import external_resource
+
+UPSTREAM_CHAIN = 'Upstream::Heat::ResourceChain'
+UPSTREAM_EXTERNAL = 'Upstream::Mistral::ExternalResource'
+UPSTREAM_DEPLOYMENT = 'Upstream::Heat::SoftwareDeployment'
+
+
+def resource_mapping():
+    return {
+        UPSTREAM_CHAIN: resource_chain.ResourceChain,
+        UPSTREAM_EXTERNAL: external_resource.MistralExternalResource,
+        UPSTREAM_DEPLOYMENT: software_deployment.SoftwareDeployment,
+    }

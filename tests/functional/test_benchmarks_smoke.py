@@ -1,0 +1,46 @@
+"""The benchmark command keeps working: benchmarks/run.sh --quick (smallest
+N, one round) of the in-process benchmarks, in a subprocess that starts its
+own MariaDB, engine and Mistral and stops them by PID. No timing is asserted:
+the numbers are the benchmark's business, not the test suite's."""
+
+import os
+import re
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__))))
+PNG_MAGIC = b'\x89PNG\r\n\x1a\n'
+NUMBER = r'\d+(?:\.\d+)?'
+
+
+def test_quick_run_writes_tables_and_plot(tmp_path):
+    results = tmp_path / 'results'
+    env = dict(os.environ, HLP_BENCH_PYTHON=sys.executable)
+    run = subprocess.run(
+        ['bash', os.path.join(ROOT, 'benchmarks', 'run.sh'), '--quick',
+         '--only', 'chain', 'insert', 'external',
+         '--results-dir', str(results), '--workdir', str(tmp_path / 'work')],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
+
+    report = (results / 'results.md').read_text()
+    for title in ('## Targets', '## Chain lifecycle', '## Peak RSS',
+                  '## Insert one entry at position 0 of 10',
+                  '## ExternalResource on a real Mistral',
+                  '## Machine and method'):
+        assert title in report, report
+    # Every kind has a measured number for every operation of N=10.
+    for mode in ('sequential', 'concurrent'):
+        for op in ('create', 'update', 'delete'):
+            row = re.search(r'\| %s \| 10 \| %s \|(.*)\|' % (mode, op),
+                            report)
+            assert row, (mode, op, report)
+            cells = [c.strip() for c in row.group(1).split('|')]
+            assert all(re.fullmatch(NUMBER + 'x?', c) for c in cells), cells
+    assert re.search(r'\| ours \| \d+ \| \d+ \| %s \|' % NUMBER, report)
+    assert 'n/a' not in report, report
+    with open(results / 'chain.png', 'rb') as f:
+        assert f.read(8) == PNG_MAGIC
+    # The headline table is printed too.
+    assert '| mode | N | operation |' in run.stdout
