@@ -162,6 +162,12 @@ class SoftwareDeployment(InTreeSoftwareDeployment):
             return self.rpc_client().show_software_deployment(
                 self.context, self.resource_id)
 
+    def _resolve_attribute(self, name):
+        # `resource show --with-attr` resolves attributes here, not through
+        # get_attribute: in-tree, deploy_stdout/stderr/status_code and the
+        # outputs all read None on that path, failed deployments included.
+        return self.get_attribute(name)
+
     def handle_signal(self, details=None):
         if self.resource_id is None:
             return 'signal ignored: %s has no deployment yet' % self.name
