@@ -33,19 +33,6 @@ from tests.services import thing_store  # noqa: E402
 
 EXAMPLES = os.path.join(REPO, 'examples')
 WORKFLOWS = os.path.join(EXAMPLES, 'external_resource_workflows.yaml')
-# The server that examples/agent.yaml configures, in a stack of its own.
-SERVER_TEMPLATE = """
-heat_template_version: 2016-04-08
-description: A server for examples/agent.yaml (the demo's own stack).
-resources:
-  server:
-    type: OS::Heat::DeployedServer
-    properties:
-      software_config_transport: POLL_SERVER_HEAT
-outputs:
-  id:
-    value: {get_resource: server}
-"""
 PIDS_FILE = 'demo-pids.json'
 
 
@@ -159,7 +146,7 @@ class Demo(object):
         """A DeployedServer in a stack of its own, its agent running."""
         name = '%s-server' % os.path.splitext(os.path.basename(path))[0]
         stack_id, _ = self.deploy_text(name, 'the demo\'s server stack',
-                                       SERVER_TEMPLATE, {})
+                                       deployed_server.SERVER_STACK, {})
         if stack_id is None:
             return None
         return {o['output_key']: o.get('output_value') for o in
