@@ -108,9 +108,10 @@ class Demo(object):
                                         parameters=params)
         stack_id = created['stack']['id']
         for server in servers:
+            workdir = os.path.join(self.workdir, 'servers',
+                                   '%s-%s' % (name, server))
             self.agents.append(deployed_server.DeployedServerAgent(
-                os.path.join(self.workdir, 'servers', '%s-%s' % (name, server)),
-                self.hc, stack_id, server).start())
+                workdir, self.hc, stack_id, server).start())
         seen = set()
         self.deployed.append((name, stack_id, seen))
         if self._wait(stack_id, 'CREATE', seen):
