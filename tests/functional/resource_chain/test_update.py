@@ -1,0 +1,145 @@
+"""Updating chains: stable members, in-place property changes, takeover."""
+
+from heat.common import exception
+from heat.db import api as db_api
+from heat.engine import resources
+from heat.engine.resources.openstack.heat import resource_chain as in_tree
+from heat.objects import resource as resource_objects
+
+from heat_lifecycle_plugins.resources import resource_chain as ours
+from tests.functional.resource_chain import chain_members
+from tests.functional.resource_chain.templates import CHAIN
+from tests.functional.resource_chain.templates import params
+
+A, B, C, X, Y = ('Test::Chain::%s' % n for n in 'ABCXY')
+FAIL = 'Test::Chain::Fail'
+
+POSITIONS = CHAIN + '''
+  second: {value: {get_attr: [chain, resource.1]}}
+  second_kind: {value: {get_attr: [chain, resource.1.kind]}}
+'''
+
+IN_TREE_CHAIN = CHAIN.replace('      concurrency_limit: {get_param: limit}\n',
+                              '')
+
+
+def refs(engine, ident):
+    return engine.outputs(ident)['refs']
+
+
+def chain_stack_id(engine, ident):
+    return engine.physical_ids(ident)['chain']
+
+
+def chain_data(engine, ident):
+    """The chain resource's data, read from the database."""
+    rows = resource_objects.Resource.get_all_by_stack(engine.ctx,
+                                                      ident['stack_id'])
+    try:
+        return db_api.resource_data_get_all(engine.ctx, rows['chain'].id)
+    except exception.NotFound:
+        return {}
+
+
+def member_events(group, since):
+    return chain_members.events(group)[since:]
+
+
+def test_insert_remove_and_reorder_keep_the_other_members(chain_engine,
+                                                          group):
+    ident = chain_engine.create(POSITIONS, params=params([A, B, C], group))
+    a, b, c = refs(chain_engine, ident)
+    seen = len(chain_members.events(group))
+
+    chain_engine.update(ident, POSITIONS, params=params([A, X, B, C], group))
+    after = refs(chain_engine, ident)
+    assert [after[0], after[2], after[3]] == [a, b, c]
+    x = after[1]
+    assert x not in (a, b, c)
+    assert member_events(group, seen) == [('create-start', X),
+                                          ('create-end', X)]
+    out = chain_engine.outputs(ident)
+    assert (out['second'], out['second_kind']) == (x, X)
+    seen = len(chain_members.events(group))
+
+    chain_engine.update(ident, POSITIONS, params=params([A, X, C], group))
+    assert refs(chain_engine, ident) == [a, x, c]
+    assert member_events(group, seen) == [('delete', B)]
+    seen = len(chain_members.events(group))
+
+    chain_engine.update(ident, POSITIONS, params=params([C, A, X], group))
+    assert refs(chain_engine, ident) == [c, a, x]
+    assert member_events(group, seen) == []
+    out = chain_engine.outputs(ident)
+    assert (out['second'], out['second_kind']) == (a, A)
+
+
+def test_duplicate_types_keep_their_members_in_order(chain_engine, group):
+    ident = chain_engine.create(CHAIN, params=params([A, B, A], group))
+    a1, b, a2 = refs(chain_engine, ident)
+    chain_engine.update(ident, CHAIN, params=params([A, A], group))
+    assert refs(chain_engine, ident) == [a1, a2]
+    chain_engine.update(ident, CHAIN, params=params([Y, A, A, B], group))
+    after = refs(chain_engine, ident)
+    assert after[1:3] == [a1, a2]
+    assert b not in after
+
+
+def test_properties_and_concurrency_change_in_place(chain_engine, group):
+    ident = chain_engine.create(CHAIN, params=params([A, B, C], group))
+    stack_id = chain_stack_id(chain_engine, ident)
+    members = refs(chain_engine, ident)
+    seen = len(chain_members.events(group))
+
+    chain_engine.update(ident, CHAIN, params=params(
+        [A, B, C], group, value='v2', concurrent=True, limit=2))
+    assert chain_stack_id(chain_engine, ident) == stack_id
+    assert refs(chain_engine, ident) == members
+    assert sorted(member_events(group, seen)) == [
+        ('update', A), ('update', B), ('update', C)]
+    chain = chain_engine.resource(ident, 'chain', with_attr=['value'])
+    assert chain['attributes']['value'] == ['v2', 'v2', 'v2']
+    assert chain['resource_action'] == 'UPDATE'
+    seen = len(chain_members.events(group))
+
+    chain_engine.update(ident, CHAIN, params=params([A, B, C], group,
+                                                    value='v2'))
+    assert chain_stack_id(chain_engine, ident) == stack_id
+    assert refs(chain_engine, ident) == members
+    assert member_events(group, seen) == []
+
+
+def test_a_chain_created_by_the_in_tree_type_is_taken_over(chain_engine,
+                                                           group):
+    env = resources.global_env()
+    env.register_class('OS::Heat::ResourceChain', in_tree.ResourceChain)
+    try:
+        ident = chain_engine.create(IN_TREE_CHAIN,
+                                    params=params([A, B, C], group))
+    finally:
+        env.register_class('OS::Heat::ResourceChain', ours.ResourceChain)
+    assert ours.MEMBERS_DATA_KEY not in chain_data(chain_engine, ident)
+    a, b, c = refs(chain_engine, ident)
+    chain_engine.update(ident, IN_TREE_CHAIN,
+                        params=params([X, A, C], group, value='v2'))
+    after = refs(chain_engine, ident)
+    assert after[1:] == [a, c]
+    assert b not in after
+    chain_engine.update(ident, CHAIN, params=params([X, A, B, C], group))
+    assert refs(chain_engine, ident)[0:2] == after[0:2]
+    assert refs(chain_engine, ident)[3] == c
+    assert ours.MEMBERS_DATA_KEY in chain_data(chain_engine, ident)
+
+
+def test_an_update_after_a_failed_update_keeps_the_members(chain_engine,
+                                                           group):
+    ident = chain_engine.create(CHAIN, params=params([A, B], group))
+    a, b = refs(chain_engine, ident)
+    chain_engine.update(ident, CHAIN, params=params([A, FAIL, B], group),
+                        expect='FAILED')
+    chain_engine.update(ident, CHAIN, params=params([A, X, B], group))
+    after = refs(chain_engine, ident)
+    assert (after[0], after[2]) == (a, b)
+    assert after[1] not in (a, b)
+    kinds = chain_engine.outputs(ident)['kinds']
+    assert kinds == [A, X, B]
