@@ -29,8 +29,10 @@ sys.path.insert(0, REPO)
 from tests.services import cloud as cloud_service  # noqa: E402
 from tests.services import deployed_server  # noqa: E402
 from tests.services import stacks  # noqa: E402
+from tests.services import thing_store  # noqa: E402
 
 EXAMPLES = os.path.join(REPO, 'examples')
+WORKFLOWS = os.path.join(EXAMPLES, 'external_resource_workflows.yaml')
 PIDS_FILE = 'demo-pids.json'
 
 
@@ -45,6 +47,8 @@ class Demo(object):
         self.hc = None
         self.agents = []
         self.failures = []
+        self.store = None
+        self.deployed = []  # (name, stack id, seen event ids)
 
     def up(self):
         started = time.time()
@@ -78,9 +82,14 @@ class Demo(object):
         return True
 
     def deploy(self, path, params):
-        name = os.path.splitext(os.path.basename(path))[0].replace('_', '-')
         with open(path) as f:
             text = f.read()
+        return self.deploy_text(os.path.splitext(os.path.basename(path))[0],
+                                'examples/%s' % os.path.basename(path),
+                                text, params)
+
+    def deploy_text(self, name, origin, text, params):
+        name = name.replace('_', '-')
         resources = (yaml.safe_load(text) or {}).get('resources') or {}
         servers = sorted(n for n, r in resources.items()
                          if r.get('type') == 'OS::Heat::DeployedServer')
@@ -89,20 +98,67 @@ class Demo(object):
             self.failures.append('%s needs Mistral' % name)
             say('!! %s needs Mistral, which this tree cannot start' % name)
             return None, None
-        say('\n== stack %s (examples/%s)%s' % (
-            name, os.path.basename(path),
+        say('\n== stack %s (%s)%s' % (
+            name, origin,
             ', servers: %s' % ', '.join(servers) if servers else ''))
+        if params:
+            say('   parameters: %s' % ', '.join(
+                '%s=%s' % item for item in sorted(params.items())))
         created = self.hc.stacks.create(stack_name=name, template=text,
                                         parameters=params)
         stack_id = created['stack']['id']
         for server in servers:
+            workdir = os.path.join(self.workdir, 'servers',
+                                   '%s-%s' % (name, server))
             self.agents.append(deployed_server.DeployedServerAgent(
-                os.path.join(self.workdir, 'servers', '%s-%s' % (name, server)),
-                self.hc, stack_id, server).start())
+                workdir, self.hc, stack_id, server).start())
         seen = set()
+        self.deployed.append((name, stack_id, seen))
         if self._wait(stack_id, 'CREATE', seen):
             self.print_outputs(stack_id)
         return stack_id, seen
+
+    def params_for(self, path, journal):
+        """What each example needs from the demo's environment."""
+        with open(path) as f:
+            wanted = (yaml.safe_load(f) or {}).get('parameters') or {}
+        params = {}
+        if 'journal' in wanted:
+            params['journal'] = journal
+        if 'store' in wanted:
+            params['store'] = self.thing_store().url
+        if 'server' in wanted:
+            params['server'] = self.server_for(path)
+        return params
+
+    def thing_store(self):
+        """The HTTP service the ExternalResource workflows manage things in,
+        the workflows registered in Mistral as a user would."""
+        if self.store is None:
+            self.store = thing_store.ThingStore(
+                os.path.join(self.workdir, 'thing-store')).start()
+            with open(WORKFLOWS) as f:
+                self.cloud.mistral.client().workflows.create(f.read())
+            say('\n== thing store %s; workflows of examples/%s registered '
+                'in Mistral' % (self.store.url, os.path.basename(WORKFLOWS)))
+        return self.store
+
+    def server_for(self, path):
+        """A DeployedServer in a stack of its own, its agent running."""
+        name = '%s-server' % os.path.splitext(os.path.basename(path))[0]
+        stack_id, _ = self.deploy_text(name, 'the demo\'s server stack',
+                                       deployed_server.SERVER_STACK, {})
+        if stack_id is None:
+            return None
+        return {o['output_key']: o.get('output_value') for o in
+                self.hc.stacks.get(stack_id).outputs or []}['id']
+
+    def print_things(self):
+        if self.store is not None:
+            things = self.store.things()
+            say('   things in the store: %s' % (json.dumps(things,
+                                                          sort_keys=True)
+                                                if things else 'none'))
 
     def print_outputs(self, stack_id):
         for out in self.hc.stacks.get(stack_id).outputs or []:
@@ -142,6 +198,8 @@ class Demo(object):
     def keep(self):
         pids = self.cloud.processes() + [
             ('os-collect-config', a.process.pid) for a in self.agents]
+        if self.store is not None:
+            pids.append(('thing-store', self.store.process.pid))
         path = os.path.join(self.workdir, PIDS_FILE)
         with open(path, 'w') as f:
             json.dump(pids, f)
@@ -158,6 +216,8 @@ class Demo(object):
     def down(self):
         for agent in self.agents:
             agent.stop()
+        if self.store is not None:
+            self.store.stop()
         if self.cloud is not None:
             self.cloud.stop()
         say('== every process stopped')
@@ -205,27 +265,28 @@ def main(argv=None):
 
     workdir = args.workdir or tempfile.mkdtemp(prefix='heat-lifecycle-demo-')
     demo = Demo(workdir)
-    deployed = []
     try:
         demo.up()
         journal = os.path.join(workdir, 'servers', 'demo-journal')
-        demo_params = {'journal': journal}
         paths = sorted(glob.glob(os.path.join(EXAMPLES, '*.yaml')),
                        key=lambda p: os.path.basename(p) != 'demo.yaml')
         for path in paths:
-            is_demo = os.path.basename(path) == 'demo.yaml'
-            params = demo_params if is_demo else {}
+            if path == WORKFLOWS:
+                continue  # Mistral's, not Heat's: registered with the store
+            params = demo.params_for(path, journal)
             stack_id, seen = demo.deploy(path, params)
             if stack_id is None:
                 continue
-            deployed.append((os.path.basename(path), stack_id, seen))
-            if is_demo:
+            if os.path.basename(path) == 'demo.yaml':
                 demo.lifecycle(stack_id, seen, params, journal)
+            if 'store' in params:
+                demo.print_things()
         if not args.keep:
-            for name, stack_id, seen in reversed(deployed):
+            for name, stack_id, seen in reversed(demo.deployed):
                 demo.delete(name, stack_id, seen)
             say('\n-- the journal after delete:')
             demo.print_journal(journal)
+            demo.print_things()
     except KeyboardInterrupt:
         demo.failures.append('interrupted')
     finally:

@@ -35,11 +35,24 @@ Snapshot = collections.namedtuple(
 Outcome = collections.namedtuple('Outcome', 'reason values')
 
 MAX_SHOWN = 200
+# Heat cuts an event's reason at 255 characters: the end of stderr that a
+# failure's reason quotes stays well inside that.
+MAX_STDERR_SHOWN = 120
 
 
 def _shown(value):
     text = repr(value)
     return text if len(text) <= MAX_SHOWN else text[:MAX_SHOWN] + '...'
+
+
+def _tail(text, said=(), limit=MAX_STDERR_SHOWN):
+    """The end of a tool's stderr as one line (the end says what failed),
+    without the lines that repeat what `said` already says (an agent's
+    note of its own reason)."""
+    lines = [line.strip() for line in str(text or '').splitlines()]
+    text = ' | '.join(line for line in lines
+                      if line and not any(s in line for s in said))
+    return text if len(text) <= limit else '...' + text[-limit:]
 
 
 def snapshot(context, deployment_id):
@@ -96,6 +109,11 @@ def _final_outcome(sd, details, status):
     for name in STANDARD_OUTPUTS:
         values[name] = details.get(name)
     if failures:
+        stderr_tail = _tail(values.get('deploy_stderr'), failures)
+        if stderr_tail:
+            failures.append('stderr: %s' % stderr_tail)
+        # Nothing lost on failure: the attribute is text, never None.
+        values['deploy_stderr'] = values.get('deploy_stderr') or ''
         reason = ', '.join(failures)
         return Outcome('deployment %s failed: %s' % (sd.id, reason),
                        {'output_values': values, 'status': FAILED,

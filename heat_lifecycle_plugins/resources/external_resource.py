@@ -333,11 +333,13 @@ class ExternalResource(resource.Resource):
 
     def _fail(self, client, handle, state, state_info):
         errors = self._keep_partial_result(client, handle)
-        reason = 'Mistral execution %s of workflow %s ended %s: %s' % (
-            handle['id'], handle['workflow'], state,
-            _clip(state_info or '(no state_info)'))
-        for task, error in errors:
-            reason += '; task %s failed: %s' % (task, _clip(error))
+        # The failed tasks' own errors first: Heat cuts an event's reason at
+        # 255 characters, and Mistral's state_info repeats them verbosely.
+        cause = '; '.join('task %s failed: %s' % (task, _clip(error))
+                          for task, error in errors)
+        reason = 'Mistral workflow %s ended %s: %s (execution %s)' % (
+            handle['workflow'], state,
+            cause or _clip(state_info or '(no state_info)'), handle['id'])
         raise WorkflowFailed(reason)
 
     def _cancel_execution(self, handle, why):

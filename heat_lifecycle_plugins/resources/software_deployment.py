@@ -144,14 +144,21 @@ class SoftwareDeployment(InTreeSoftwareDeployment):
 
     def _server_exists(self, sd):
         # A server of this stack that is not a Nova server (a DeployedServer)
-        # exists until Heat deletes it: Nova does not know it.
+        # exists until Heat deletes it: Nova does not know it. So does a
+        # server of another stack in a cloud without a compute service
+        # (in-tree, asking the absent Nova fails the DELETE).
         server_type = self.data().get(self.SERVER_TYPE_KEY)
-        if server_type and server_type != 'OS::Nova::Server':
-            server = db_api.resource_get_by_physical_resource_id(
-                self.context, sd[rpc_api.SOFTWARE_DEPLOYMENT_SERVER_ID])
-            return server is not None and (server.action, server.status) != (
-                self.DELETE, self.COMPLETE)
-        return super(SoftwareDeployment, self)._server_exists(sd)
+        if server_type == 'OS::Nova::Server' or (
+                not server_type and self._compute_in_catalog()):
+            return super(SoftwareDeployment, self)._server_exists(sd)
+        server = db_api.resource_get_by_physical_resource_id(
+            self.context, sd[rpc_api.SOFTWARE_DEPLOYMENT_SERVER_ID])
+        return server is not None and (server.action, server.status) != (
+            self.DELETE, self.COMPLETE)
+
+    def _compute_in_catalog(self):
+        return self.client_plugin('nova').does_endpoint_exist(
+            service_type='compute', service_name='nova')
 
     def _show_resource(self):
         # The `show` attribute, read through the engine's own RPC API rather
@@ -161,6 +168,12 @@ class SoftwareDeployment(InTreeSoftwareDeployment):
         with self.rpc_client().ignore_error_by_name('NotFound'):
             return self.rpc_client().show_software_deployment(
                 self.context, self.resource_id)
+
+    def _resolve_attribute(self, name):
+        # `resource show --with-attr` resolves attributes here, not through
+        # get_attribute: in-tree, deploy_stdout/stderr/status_code and the
+        # outputs all read None on that path, failed deployments included.
+        return self.get_attribute(name)
 
     def handle_signal(self, details=None):
         if self.resource_id is None:

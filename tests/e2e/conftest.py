@@ -31,6 +31,41 @@ def cloud(tmp_path_factory):
     env.stop()
 
 
+# A CREATE workflow that fails the way a real one does: a task errors out.
+FAILING_WORKFLOWS = """
+version: '2.0'
+
+thing_create_refused:
+  input: [store, size: 1, color: null]
+  tasks:
+    refuse:
+      action: std.fail
+      input:
+        error_data: quota of things exceeded
+"""
+
+
+@pytest.fixture(scope='session')
+def thing_store(tmp_path_factory):
+    from tests.services.thing_store import ThingStore
+    store = ThingStore(str(tmp_path_factory.mktemp('thing-store'))).start()
+    yield store
+    store.stop()
+
+
+@pytest.fixture(scope='session')
+def mistral_workflows(cloud):
+    """The cloud's Mistral, with the example's workflows (and a failing
+    one) registered as a user of the cloud does."""
+    if cloud.mistral is None:
+        pytest.fail('this tree has no Mistral fixture (tests/services/'
+                    'mistral.py)')
+    client = cloud.mistral.client()
+    client.workflows.create(example('external_resource_workflows.yaml'))
+    client.workflows.create(FAILING_WORKFLOWS)
+    return cloud.mistral
+
+
 @pytest.fixture
 def heat(cloud):
     return cloud.heat_client()

@@ -1,6 +1,9 @@
 """One failure per type, checked as a user sees it: `stack show` and the
 events API through python-heatclient."""
 
+import os
+
+from heat_lifecycle_plugins import agent
 from tests.e2e import test_resource_chain as chain
 from tests.services import stacks
 
@@ -44,21 +47,24 @@ def test_failing_component_script(driver, heat):
     assert stack.stack_status == 'CREATE_FAILED'
     [event] = failed_events(heat, stack_id, 'deployment')
     assert event.resource_status == 'CREATE_FAILED'
-    # What `openstack stack show` and `stack event list` print:
-    assert event.resource_status_reason.startswith(
-        'Error: resources.deployment: Deployment to server failed: ')
-    assert event.resource_status_reason.endswith(
-        'Deployment exited with non-zero status code: 3')
+    # What `openstack stack show` and `stack event list` print: the agent's
+    # reason, the status code and the end of the script's stderr.
+    hook = os.path.join(os.path.dirname(agent.__file__), 'hooks', 'script')
+    cause = ('%s: the tool exited with status 3, Deployment exited with '
+             'non-zero status code: 3, stderr: disk full' % hook)
+    assert event.resource_status_reason == (
+        'Error: resources.deployment: Deployment to server failed: ' + cause)
     assert stack.stack_status_reason == (
         'Resource CREATE failed: ' + event.resource_status_reason)
-    # The tool's own output is on the deployment, for `resource show`.
-    deployment = heat.resources.get(stack_id, 'deployment',
-                                    with_attr=['show'])
-    outputs = deployment.attributes['show']['output_values']
-    assert outputs['deploy_status_code'] == 3
-    assert outputs['deploy_stdout'] == 'installing\n'
-    assert outputs['deploy_stderr'].startswith('disk full\n')
-
+    # Nothing lost: the tool's own output is on the deployment's attributes.
+    deployment = heat.resources.get(
+        stack_id, 'deployment',
+        with_attr=['deploy_stderr', 'deploy_stdout', 'deploy_status_code'])
+    assert deployment.attributes['deploy_status_code'] == 3
+    assert deployment.attributes['deploy_stdout'] == 'installing\n'
+    assert deployment.attributes['deploy_stderr'] == (
+        'disk full\n\n[heat-lifecycle-agent] %s: the tool exited with '
+        'status 3' % hook)
 
 def test_failing_chain_member(driver, heat):
     steps = {'step1': ['steps/loadbalancer.yaml', 'steps/broken.yaml',
@@ -79,3 +85,39 @@ def test_failing_chain_member(driver, heat):
         r.resource_status == 'INIT_COMPLETE'
         for r in heat.resources.list(stack_id, nested_depth=1)
         if r.resource_type == 'steps/db.yaml')
+
+
+FAILING_THING = """
+heat_template_version: 2016-10-14
+parameters:
+  store:
+    type: string
+resources:
+  thing:
+    type: OS::Mistral::ExternalResource
+    properties:
+      actions:
+        CREATE:
+          workflow: thing_create_refused
+      input:
+        store: {get_param: store}
+"""
+
+
+def test_failing_external_resource_workflow(driver, heat, thing_store,
+                                            mistral_workflows):
+    posts_before = [e[0] for e in thing_store.log()].count('POST')
+    stack_id = driver.create(FAILING_THING, {'store': thing_store.url},
+                             expect='FAILED')
+    stack = heat.stacks.get(stack_id)
+    [event] = failed_events(heat, stack_id, 'thing')
+    execution = [e for e in mistral_workflows.client().executions.list(
+        limit=-1) if e.workflow_name == 'thing_create_refused'][-1]
+    reason = ('WorkflowFailed: resources.thing: Mistral workflow '
+              'thing_create_refused ended ERROR: task refuse failed: quota '
+              'of things exceeded (execution %s)' % execution.id)
+    assert event.resource_status_reason == reason
+    assert stack.stack_status_reason == 'Resource CREATE failed: ' + reason
+    # The refused thing was never made; the failed stack deletes cleanly.
+    assert [e[0] for e in thing_store.log()].count('POST') == posts_before
+    driver.delete(stack_id)

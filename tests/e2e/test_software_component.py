@@ -9,6 +9,7 @@ import os
 import time
 
 from tests.e2e.conftest import example
+from tests.services import deployed_server
 from tests.services import stacks
 
 DEMO = example('demo.yaml')
@@ -62,3 +63,19 @@ def test_progress_event_is_visible_before_completion(driver, heat, tmp_path):
     stacks.wait(heat, stack_id, 'CREATE')
     assert seen_while_running is not None, stacks.timeline(heat, stack_id)
     assert journal_lines(journal) == ['install port=8080']
+
+
+def test_agent_example_on_a_server_of_another_stack(driver, heat):
+    """examples/agent.yaml as the demo deploys it: the server is another
+    stack's DeployedServer, whose agent runs the CREATE and DELETE."""
+    server_stack = driver.create(deployed_server.SERVER_STACK,
+                                 servers=['server'])
+    server_id = driver.outputs(server_stack)['id']
+    stack_id = driver.create(example('agent.yaml'), {'server': server_id})
+    outputs = driver.outputs(stack_id)
+    assert outputs['root_url'].endswith(':8080/')
+    assert outputs['install_log'] == (
+        'configuring the app server on port 8080\n')
+    # The DELETE waits for the agent's signal on the live server.
+    driver.delete(stack_id)
+    driver.delete(server_stack)

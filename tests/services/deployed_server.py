@@ -14,6 +14,21 @@ import time
 
 from tests.services import procs
 
+# A DeployedServer in a stack of its own, for templates that take a server
+# id as a parameter (examples/agent.yaml).
+SERVER_STACK = """
+heat_template_version: 2016-04-08
+description: A server whose in-instance side runs heat-lifecycle-agent.
+resources:
+  server:
+    type: OS::Heat::DeployedServer
+    properties:
+      software_config_transport: POLL_SERVER_HEAT
+outputs:
+  id:
+    value: {get_resource: server}
+"""
+
 
 class DeployedServerAgent(object):
     def __init__(self, workdir, heat_client, stack_id, resource_name,

@@ -99,3 +99,35 @@ def test_signals_after_the_end_change_nothing(status):
 def test_a_huge_bad_body_is_shown_shortened():
     out = ds.interpret(snapshot(), ['x' * 5000])
     assert len(out.reason) < 400 and out.reason.endswith('...')
+
+
+def test_failure_reason_quotes_the_last_lines_of_stderr():
+    out = ds.interpret(snapshot(), {'deploy_status_code': 1,
+                                    'deploy_stderr': 'a\n\n  b  \nc\n'})
+    assert out.values['status_reason'] == (
+        'Deployment exited with non-zero status code: 1, stderr: a | b | c')
+    assert out.values['output_values']['deploy_stderr'] == 'a\n\n  b  \nc\n'
+
+
+def test_long_stderr_is_cut_from_its_start():
+    out = ds.interpret(snapshot(), {'deploy_status_code': 1,
+                                    'deploy_stderr': 'y' * 500 + 'END'})
+    assert out.values['status_reason'].endswith(
+        'stderr: ...' + 'y' * (ds.MAX_STDERR_SHOWN - 3) + 'END')
+
+
+def test_failure_without_stderr_keeps_an_empty_text():
+    out = ds.interpret(snapshot(), {'deploy_status': 'FAILED',
+                                    'deploy_status_reason': 'no hook'})
+    assert out.values['status_reason'] == 'no hook'
+    assert out.values['output_values']['deploy_stderr'] == ''
+
+
+def test_stderr_lines_repeating_the_reason_are_not_quoted_again():
+    out = ds.interpret(snapshot(), {
+        'deploy_status': 'FAILED', 'deploy_status_reason': 'tool exited 3',
+        'deploy_status_code': 3,
+        'deploy_stderr': 'disk full\n[agent] tool exited 3\n'})
+    assert out.values['status_reason'] == (
+        'tool exited 3, Deployment exited with non-zero status code: 3, '
+        'stderr: disk full')

@@ -112,6 +112,35 @@ def test_old_agent_signals_keep_their_meaning(engine):
     engine.delete(ident)
 
 
+def test_failure_reason_quotes_the_end_of_stderr_and_keeps_it(engine):
+    ident, _, sd_id = started(engine)
+    stderr = 'fetching packages\n' + 'x' * 300 + '\nE: disk full\n'
+    engine.signal(ident, 'deployment', helpers.final_signal(
+        deploy_status_code=3, deploy_stderr=stderr))
+    engine.wait(ident, 'CREATE', expect='FAILED')
+    cause = ('Deployment exited with non-zero status code: 3, stderr: ...' +
+             'x' * 105 + ' | E: disk full')
+    assert engine.show(ident)['stack_status_reason'] == (
+        'Resource CREATE failed: Error: resources.deployment: Deployment '
+        'to server failed: ' + cause)
+    res = engine.resource(ident, 'deployment', with_attr=['deploy_stderr'])
+    assert res['attributes']['deploy_stderr'] == stderr
+    assert helpers.signal_events(engine, ident)[-1] == (
+        'IN_PROGRESS', 'Signal: deployment %s failed: %s' % (sd_id, cause))
+    engine.delete(ident)
+
+    # A failure reported without any stderr: the attribute is '', not None.
+    ident, _, sd_id = started(engine)
+    engine.signal(ident, 'deployment', {'deploy_status': 'FAILED',
+                                        'deploy_status_reason': 'timed out'})
+    engine.wait(ident, 'CREATE', expect='FAILED')
+    assert engine.show(ident)['stack_status_reason'].endswith(
+        'Deployment to server failed: timed out')
+    res = engine.resource(ident, 'deployment', with_attr=['deploy_stderr'])
+    assert res['attributes']['deploy_stderr'] == ''
+    engine.delete(ident)
+
+
 def test_concurrent_signals_never_undo_completion(engine):
     """Signals cast without waiting run in parallel engine threads."""
     ident, _, sd_id = started(engine)
