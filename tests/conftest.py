@@ -1,8 +1,3 @@
-# Heat's test base selects oslo.service's threading backend. It must come
-# before any test module imports heat.engine (which would select eventlet),
-# whatever order pytest collects the tiers in.
-import heat.tests.common  # noqa: F401  isort:skip
-
 import os
 import sys
 
