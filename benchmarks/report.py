@@ -131,7 +131,7 @@ def rst_table(header, rows):
 
 
 def headline_rst(rows):
-    """The headline table in RST, for doc/benchmarks.rst (headline.rst)."""
+    """The headline table in RST, for README.rst (headline.rst)."""
     return rst_table(
         ['mode', 'N', 'operation', 'ours (s)', 'in-tree (s)', 'floor (s)',
          'ours/in-tree', 'ours/floor'],

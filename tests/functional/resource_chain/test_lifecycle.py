@@ -88,15 +88,3 @@ def test_the_documented_example(chain_engine):
     assert out['step_ids'][0] == first
     assert out['step_ids'][2:] == [second, third]
     assert out['values'] == ['bye', None, 'bye', 'bye']
-
-
-def test_the_doc_shows_the_example_verbatim():
-    with open(EXAMPLE) as f:
-        example = f.read()
-    doc = os.path.join(os.path.dirname(EXAMPLE), '..', 'doc',
-                       'resource_chain.rst')
-    with open(doc) as f:
-        text = f.read()
-    indented = ''.join('   ' + line if line.strip() else '\n'
-                       for line in example.splitlines(True))
-    assert indented in text

@@ -98,16 +98,3 @@ def test_component_follows_every_stack_action(engine):
         ('IN_PROGRESS', prefix + 'succeeded'),
         ('IN_PROGRESS', prefix + 'succeeded'),
     ]
-
-
-def test_the_doc_shows_the_example_as_it_is():
-    import os
-    with open(helpers.EXAMPLE_PATH) as f:
-        example = f.read()
-    doc_path = os.path.join(os.path.dirname(helpers.EXAMPLE_PATH), '..',
-                            'doc', 'software_component.rst')
-    with open(doc_path) as f:
-        doc = f.read()
-    indented = ''.join(('    ' + line if line.strip() else line)
-                       for line in example.splitlines(True))
-    assert indented in doc
