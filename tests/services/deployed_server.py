@@ -95,11 +95,9 @@ class DeployedServerAgent(object):
         os.makedirs(self.workdir, exist_ok=True)
         conf = self._write_conf(self.credentials())
         state = os.path.join(self.workdir, 'heat-config')
-        env = dict(os.environ,
-                   HEAT_SHELL_CONFIG=os.path.join(state, 'heat-config'),
-                   HEAT_CONFIG_DEPLOYED=os.path.join(state, 'deployed'))
-        env['PYTHONPATH'] = os.pathsep.join(
-            [procs.REPO] + [p for p in [env.get('PYTHONPATH')] if p])
+        env = procs.repo_env(
+            HEAT_SHELL_CONFIG=os.path.join(state, 'heat-config'),
+            HEAT_CONFIG_DEPLOYED=os.path.join(state, 'deployed'))
         self.process = procs.Process(
             'os-collect-config',
             [sys.executable, '-c',

@@ -10,10 +10,7 @@ REPO = procs.REPO
 
 def serve(name, app, config_file, workdir, port, threads=8, env=None):
     """Start gunicorn (one gthread worker) for `app`; a procs.Process."""
-    env = dict(env or os.environ, HLP_WSGI_APP=app,
-               HLP_WSGI_CONFIG=config_file)
-    env['PYTHONPATH'] = os.pathsep.join(
-        [REPO] + [p for p in [env.get('PYTHONPATH')] if p])
+    env = procs.repo_env(env, HLP_WSGI_APP=app, HLP_WSGI_CONFIG=config_file)
     argv = [sys.executable, '-m', 'gunicorn', '--no-control-socket',
             '--bind', '127.0.0.1:%d' % port, '--workers', '1',
             '--worker-class', 'gthread', '--threads', str(threads),

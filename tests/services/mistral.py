@@ -82,11 +82,7 @@ class MistralServer(object):
                 port=self.port, debug=self.debug,
                 log_file=os.path.join(self.workdir, 'mistral.log'),
                 db_path=db_path))
-        root = os.path.dirname(os.path.dirname(os.path.dirname(
-            os.path.abspath(__file__))))
-        env = dict(os.environ)
-        env['PYTHONPATH'] = os.pathsep.join(
-            [root, env.get('PYTHONPATH', '')]).rstrip(os.pathsep)
+        env = procs.repo_env()
         self.process = procs.Process(
             'mistral',
             [sys.executable, '-m', 'tests.services.mistral_server',

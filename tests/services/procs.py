@@ -10,6 +10,15 @@ REPO = os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))))
 
 
+def repo_env(base=None, **extra):
+    """An environment (os.environ or `base`, plus `extra`) whose PYTHONPATH
+    starts with the repository, so a child can import tests.services."""
+    env = dict(os.environ if base is None else base, **extra)
+    env['PYTHONPATH'] = os.pathsep.join(
+        [REPO] + [p for p in [env.get('PYTHONPATH')] if p])
+    return env
+
+
 def free_port():
     """A TCP port on 127.0.0.1 that nothing listens on right now."""
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:

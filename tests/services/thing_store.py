@@ -107,11 +107,7 @@ class ThingStore(object):
     def start(self):
         os.makedirs(self.workdir, exist_ok=True)
         self.port = procs.free_port()
-        root = os.path.dirname(os.path.dirname(os.path.dirname(
-            os.path.abspath(__file__))))
-        env = dict(os.environ)
-        env['PYTHONPATH'] = os.pathsep.join(
-            [root, env.get('PYTHONPATH', '')]).rstrip(os.pathsep)
+        env = procs.repo_env()
         self.process = procs.Process(
             'thing-store',
             [sys.executable, '-m', 'tests.services.thing_store',
