@@ -471,7 +471,3 @@ class ExternalResource(resource.Resource):
     def _resolve_attribute(self, name):
         if name == self.OUTPUT:
             return self._outputs()
-
-
-def resource_mapping():
-    return {'OS::Mistral::ExternalResource': ExternalResource}

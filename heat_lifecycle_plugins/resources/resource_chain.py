@@ -403,7 +403,3 @@ class ResourceChain(stack_resource.StackResource):
         names = self._member_names(types)
         self._store_members(types, names)
         return self.update_with_template(self._chain_template(types, names))
-
-
-def resource_mapping():
-    return {'OS::Heat::ResourceChain': ResourceChain}
