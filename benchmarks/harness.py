@@ -37,6 +37,8 @@ def forget_finished_threads():
     types run with this, alike."""
     from heat.engine import service
 
+    if not hasattr(service, 'ThreadGroup'):
+        return  # Heat 24.x: eventlet's pool, no per-stack thread budget
     original = service.ThreadGroup.add_thread
     if getattr(original, 'forgets_finished', False):
         return

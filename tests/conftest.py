@@ -2,12 +2,13 @@ import os
 import sys
 
 import pytest
-from oslo_service import backend
 
-# Heat runs on oslo.service's threading backend (heat-engine selects it at
-# start-up, as heat.tests.common does). Select it before any test module
-# imports Heat, so that collection order cannot pick the eventlet default.
-backend.init_backend(backend.BackendType.THREADING)
+from heat_lifecycle_plugins import heat_internals
+
+# Run Heat on the concurrency model its heat-engine uses (eventlet up to
+# 24.x, oslo.service's threading backend from 25.0), selected before any
+# test module imports Heat so that collection order cannot change it.
+heat_internals.select_engine_runtime()
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 PROBE_DIST = os.path.join(HERE, 'fixture_dists', 'probe')

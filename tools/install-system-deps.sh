@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the Debian packages the test suite and the demo run privately on
 # loopback: MariaDB (Heat's database) and RabbitMQ (heat-engine <-> heat-api).
-# None of them is started as a system service.
+# None of them is started as a system service, and the machine's service
+# policy is left as it was found.
 set -euo pipefail
 
 need=()
@@ -16,7 +17,13 @@ if [ "$(id -u)" != 0 ]; then
 fi
 echo "installing ${need[*]} ..."
 apt-get update -qq
-# policy-rc.d keeps the packages from starting system-wide services.
-printf '#!/bin/sh\nexit 101\n' > /usr/sbin/policy-rc.d
-chmod +x /usr/sbin/policy-rc.d
+# A policy-rc.d that exits 101 keeps the packages from starting system-wide
+# services during the install. One the machine already has is kept; ours is
+# removed again whatever happens.
+policy=/usr/sbin/policy-rc.d
+if [ ! -e "$policy" ]; then
+    trap 'rm -f "$policy"' EXIT
+    printf '#!/bin/sh\nexit 101\n' > "$policy"
+    chmod +x "$policy"
+fi
 DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null

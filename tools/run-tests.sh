@@ -1,9 +1,25 @@
 #!/usr/bin/env bash
 # The test suite, in one command on a fresh Debian machine:
+#   bash tools/run-tests.sh
+#       every tier on every supported Heat series (tools/matrix.py), with
+#       the support table at the end; .test-results/ keeps the logs
+#   bash tools/run-tests.sh --heat SERIES [pytest arguments]
+#       pytest on one series' venv, e.g. --heat 2025.1 tests/functional
 #   bash tools/run-tests.sh [pytest arguments]
-# Installs the system packages and the virtualenv it needs, then runs pytest.
+#       pytest on the newest series
+# Installs the system packages and the virtualenvs it needs first.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. tools/series.sh
+series=
+if [ "${1:-}" = --heat ]; then
+    [ $# -ge 2 ] || { echo "--heat needs a series: $HLP_SERIES_ALL" >&2; exit 2; }
+    series=$2
+    shift 2
+fi
 bash tools/install-system-deps.sh
-venv=$(bash tools/venv.sh)
+if [ -z "$series" ] && [ $# -eq 0 ]; then
+    exec python3 tools/matrix.py
+fi
+venv=$(bash tools/venv.sh "${series:-$HLP_SERIES_DEFAULT}")
 exec "$venv/bin/python" -m pytest -p no:cacheprovider "$@"

@@ -1,23 +1,39 @@
 #!/usr/bin/env bash
-# Creates (or refreshes) the project virtualenv from the repo's own files:
-# pinned constraints, runtime and test requirements, this package editable.
-# Prints the venv's path. HLP_VENV overrides the location (default .venv).
+# Creates (or refreshes) the virtualenv of one Heat series from the repo's
+# own files and prints its path:
+#   bash tools/venv.sh [SERIES]        (default: the newest series)
+# The venv is .venvs/<series> (HLP_VENVS overrides the directory). It is
+# rebuilt only when the series' constraints or our requirements change.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-venv=${HLP_VENV:-$PWD/.venv}
+. tools/series.sh
+series=${1:-$HLP_SERIES_DEFAULT}
+case " $HLP_SERIES_ALL " in
+    *" $series "*) ;;
+    *) echo "unknown Heat series '$series' (supported: $HLP_SERIES_ALL)" >&2
+       exit 2 ;;
+esac
+venv=${HLP_VENVS:-$PWD/.venvs}/$series
 stamp="$venv/.installed-from"
-want=$(cat constraints.txt requirements.txt test-requirements.txt setup.cfg \
+want=$(cat constraints/"$series".txt constraints/upper-constraints-"$series".txt \
+       requirements.txt test-requirements.txt setup.cfg tools/constraints.py \
        | sha256sum | cut -c1-16)
-if [ ! -x "$venv/bin/python" ]; then
-    python3 -m venv "$venv" >&2
-fi
 if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
-    echo "installing dependencies into $venv ..." >&2
-    "$venv/bin/pip" install -q --upgrade pip wheel >&2
-    "$venv/bin/pip" install -q -c constraints.txt -r requirements.txt \
-        -r test-requirements.txt >&2
-    "$venv/bin/pip" install -q -c constraints.txt --no-deps -e . \
-        --config-settings editable_mode=compat >&2
+    echo "building the Heat $series venv in $venv ..." >&2
+    [ -x "$venv/bin/python" ] || python3 -m venv "$venv" >&2
+    python3 tools/constraints.py "$series" "$venv/constraints.txt"
+    log="$venv/install.log"
+    pip=("$venv/bin/pip" install --no-warn-script-location)
+    # pip's output goes to the log, shown only if an install fails.
+    if ! { "${pip[@]}" --upgrade pip wheel &&
+           "${pip[@]}" -c "$venv/constraints.txt" -r requirements.txt \
+               -r test-requirements.txt &&
+           "${pip[@]}" -c "$venv/constraints.txt" --no-deps -e . \
+               --config-settings editable_mode=compat; } > "$log" 2>&1; then
+        grep -v '^WARNING: Location' "$log" | tail -40 >&2
+        echo "Heat $series: installing the venv failed (log: $log)" >&2
+        exit 1
+    fi
     echo "$want" > "$stamp"
 fi
 echo "$venv"

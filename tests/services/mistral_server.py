@@ -9,11 +9,21 @@ futurist threads would otherwise keep the interpreter alive. Given
 PARENT_PID, it also exits when that process is no longer its parent.
 """
 
-import mistral.cmd  # noqa: F401  selects the threading backend; first
+import importlib.metadata
 
-import os
-import signal
-import sys
+# First, the concurrency model mistral-server of the installed release
+# uses: eventlet, monkey-patched, up to 20.x; oslo.service's threading
+# backend, selected by importing mistral.cmd, from 21.0.
+if int(importlib.metadata.version('mistral').split('.')[0]) < 21:
+    import eventlet
+    eventlet.monkey_patch()
+else:
+    import mistral.cmd  # noqa: F401
+
+import os  # noqa: E402
+import signal  # noqa: E402
+import sys  # noqa: E402
+import time  # noqa: E402
 
 from oslo_config import cfg
 from oslo_log import log as logging
@@ -51,7 +61,7 @@ def main(config_file, parent_pid=None):
     api_service.WSGIService('mistral_api').start()
     print('mistral-test-server started', flush=True)
     while True:
-        signal.pause()
+        time.sleep(3600)  # an eventlet hub runs the services meanwhile
 
 
 if __name__ == '__main__':

@@ -1,0 +1,285 @@
+"""Run the test tiers on every supported Heat series, a few jobs at a time.
+
+    python3 tools/matrix.py [--jobs N] [--series S,...] [--tiers T,...]
+                            [--results DIR] [--readme]
+    python3 tools/matrix.py --table-only [--results DIR] [--readme]
+
+Each series' venv is built once (tools/venv.sh) and then serves every tier
+run on it. Jobs that share nothing (their own ports, databases and pytest
+temp dirs) run in parallel. Each job writes DIR/<series>-<tier>.log and a
+JUnit XML file; the summary table is printed, written to
+DIR/support-table.rst and, with --readme, into README.rst between the
+support-table markers. Exit status 1 if any job failed; the failures name
+their series and tier.
+
+Standard library only: it runs with the machine's python3 before any venv
+exists.
+"""
+
+import argparse
+import concurrent.futures
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import xml.etree.ElementTree as ET
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+DEFAULT_RESULTS = os.path.join(ROOT, '.test-results')
+README = os.path.join(ROOT, 'README.rst')
+TABLE_START = '.. support-table-start'
+TABLE_END = '.. support-table-end'
+
+# tier -> (test paths, which series run it: 'all' or 'e2e')
+TIERS = {
+    'unit': (['tests/unit', 'tests/agent'], 'all'),
+    'functional': (['tests/functional'], 'all'),
+    'e2e': (['tests/e2e'], 'e2e'),
+}
+# A job's wall-clock limit; a job over it is killed and counts as failed.
+JOB_TIMEOUT = {'unit': 600, 'functional': 1800, 'e2e': 1800}
+# Longest first, so that two lanes finish close together.
+TIER_ORDER = ('e2e', 'functional', 'unit')
+
+
+def series_settings():
+    """(all series, e2e series, default) from tools/series.sh."""
+    out = subprocess.run(
+        ['bash', '-c', '. tools/series.sh; echo "$HLP_SERIES_ALL"; '
+                       'echo "$HLP_SERIES_E2E"; echo "$HLP_SERIES_DEFAULT"'],
+        cwd=ROOT, capture_output=True, text=True, check=True).stdout
+    all_series, e2e, default = out.splitlines()
+    return all_series.split(), e2e.split(), default
+
+
+class Job(object):
+    def __init__(self, series, tier):
+        self.series = series
+        self.tier = tier
+        self.paths = TIERS[tier][0]
+        self.name = '%s-%s' % (series, tier)
+        self.rc = None
+        self.seconds = None
+        self.note = ''
+
+
+def build_venv(series, results, lock):
+    """Build (or reuse) the series' venv; its path, or None on failure."""
+    log = os.path.join(results, '%s-venv.log' % series)
+    start = time.time()
+    with open(log, 'w') as f:
+        proc = subprocess.run(['bash', 'tools/venv.sh', series], cwd=ROOT,
+                              stdout=subprocess.PIPE, stderr=f, text=True)
+    with lock:
+        print('[%6.0fs] Heat %s venv %s' % (
+            time.time() - START, series,
+            'ready' if proc.returncode == 0 else 'FAILED (see %s)' % log),
+            flush=True)
+    if proc.returncode != 0:
+        return None
+    return proc.stdout.strip().splitlines()[-1]
+
+
+def run_job(job, venv, results, lock, extra_args):
+    base = tempfile.mkdtemp(prefix='hlp-%s-' % job.name)
+    xml = os.path.join(results, '%s.xml' % job.name)
+    log = os.path.join(results, '%s.log' % job.name)
+    argv = [os.path.join(venv, 'bin', 'python'), '-m', 'pytest',
+            '-p', 'no:cacheprovider', '-q', '-rfE',
+            '--basetemp', os.path.join(base, 'pytest'),
+            '--junitxml', xml] + extra_args + job.paths
+    env = dict(os.environ, TMPDIR=base, HLP_SERIES=job.series)
+    start = time.time()
+    with open(log, 'w') as f:
+        proc = subprocess.Popen(argv, cwd=ROOT, stdout=f,
+                                stderr=subprocess.STDOUT, env=env,
+                                start_new_session=True)
+        try:
+            job.rc = proc.wait(JOB_TIMEOUT[job.tier])
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, 9)
+            proc.wait()
+            job.rc = -9
+            job.note = 'killed after %ss' % JOB_TIMEOUT[job.tier]
+    job.seconds = time.time() - start
+    shutil.rmtree(base, ignore_errors=True)
+    with lock:
+        print('[%6.0fs] Heat %s %-10s %s in %.0fs' % (
+            time.time() - START, job.series, job.tier,
+            'passed' if job.rc == 0 else 'FAILED (rc %s%s, see %s)' % (
+                job.rc, ', ' + job.note if job.note else '', log),
+            job.seconds), flush=True)
+
+
+def junit_counts(path):
+    """{tests, failures, errors, skipped, time} of a JUnit XML file."""
+    root = ET.parse(path).getroot()
+    suites = [root] if root.tag == 'testsuite' else root.findall('testsuite')
+    total = dict.fromkeys(('tests', 'failures', 'errors', 'skipped'), 0)
+    seconds = 0.0
+    for suite in suites:
+        for key in total:
+            total[key] += int(suite.get(key, 0))
+        seconds += float(suite.get('time', 0))
+    total['time'] = seconds
+    return total
+
+
+def failed_tests(path, limit=10):
+    root = ET.parse(path).getroot()
+    names = []
+    for case in root.iter('testcase'):
+        if case.find('failure') is not None or case.find('error') is not None:
+            names.append('%s::%s' % (case.get('classname'), case.get('name')))
+    return names[:limit]
+
+
+def cell(results, series, tier):
+    xml = os.path.join(results, '%s-%s.xml' % (series, tier))
+    log = os.path.join(results, '%s-%s.log' % (series, tier))
+    if not os.path.exists(log):
+        return 'not run'
+    if not os.path.exists(xml):
+        return 'FAILED (no report)'
+    c = junit_counts(xml)
+    bad = c['failures'] + c['errors']
+    passed = c['tests'] - bad - c['skipped']
+    text = '%d passed' % passed if not bad else 'FAILED %d of %d' % (
+        bad, c['tests'])
+    if c['skipped']:
+        text += ', %d skipped' % c['skipped']
+    return '%s (%.0f s)' % (text, c['time'])
+
+
+def versions(results, series):
+    path = os.path.join(results, '%s-versions.txt' % series)
+    if not os.path.exists(path):
+        return ''
+    with open(path) as f:
+        return f.read().strip()
+
+
+def table(results, all_series, tiers):
+    header = ['Heat series', 'versions'] + list(tiers)
+    rows = [[s, versions(results, s)] + [cell(results, s, t) for t in tiers]
+            for s in all_series]
+    widths = [max(len(r[i]) for r in [header] + rows)
+              for i in range(len(header))]
+    line = ' '.join('=' * w for w in widths)
+    fmt = ' '.join('%%-%ds' % w for w in widths)
+    out = [line, fmt % tuple(header), line]
+    out += [(fmt % tuple(r)).rstrip() for r in rows]
+    out.append(line)
+    stamp = 'From the run of %s, %d cores; written by tools/matrix.py.' % (
+        time.strftime('%Y-%m-%d', time.gmtime(os.path.getmtime(results))),
+        os.cpu_count())
+    return '\n'.join([stamp, ''] + out) + '\n'
+
+
+def write_versions(results, series, venv):
+    out = subprocess.run(
+        [os.path.join(venv, 'bin', 'python'), '-c',
+         'import importlib.metadata as m; print(", ".join("%s %s" % '
+         '(n, m.version(n)) for n in ("openstack-heat", "mistral", '
+         '"keystone")))'], capture_output=True, text=True)
+    with open(os.path.join(results, '%s-versions.txt' % series), 'w') as f:
+        f.write(out.stdout.strip().replace('openstack-heat', 'heat'))
+
+
+def update_readme(text):
+    with open(README) as f:
+        readme = f.read()
+    start = readme.index(TABLE_START) + len(TABLE_START)
+    end = readme.index(TABLE_END)
+    readme = readme[:start] + '\n\n' + text + '\n' + readme[end:]
+    with open(README, 'w') as f:
+        f.write(readme)
+
+
+START = time.time()
+
+
+def main(argv=None):
+    all_series, e2e_series, _default = series_settings()
+    parser = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
+    parser.add_argument('--jobs', type=int,
+                        default=int(os.environ.get('HLP_JOBS', 2)))
+    parser.add_argument('--series', default=','.join(all_series))
+    parser.add_argument('--tiers', default=','.join(TIERS))
+    parser.add_argument('--results', default=DEFAULT_RESULTS)
+    parser.add_argument('--readme', action='store_true',
+                        help='write the table into README.rst')
+    parser.add_argument('--table-only', action='store_true',
+                        help='print the table of an earlier run')
+    parser.add_argument('pytest_args', nargs='*')
+    args = parser.parse_args(argv)
+    series = [s for s in args.series.split(',') if s]
+    tiers = [t for t in args.tiers.split(',') if t]
+    for s in series:
+        if s not in all_series:
+            parser.error('unknown Heat series %r (supported: %s)'
+                         % (s, ', '.join(all_series)))
+    for t in tiers:
+        if t not in TIERS:
+            parser.error('unknown tier %r (tiers: %s)'
+                         % (t, ', '.join(TIERS)))
+    if args.table_only:
+        text = table(args.results, all_series, list(TIERS))
+        print(text)
+        if args.readme:
+            update_readme(text)
+        return 0
+
+    shutil.rmtree(args.results, ignore_errors=True)
+    os.makedirs(args.results)
+    lock = threading.Lock()
+    jobs = [Job(s, t) for t in TIER_ORDER if t in tiers for s in series
+            if TIERS[t][1] == 'all' or s in e2e_series]
+    print('Heat series %s; %d jobs, %d at a time' % (
+        ', '.join(series), len(jobs), args.jobs), flush=True)
+
+    # Venvs are built one after the other (pip is the bottleneck); each
+    # series' jobs start as soon as its venv is ready.
+    pool = concurrent.futures.ThreadPoolExecutor(args.jobs)
+    running = []
+    venv_failed = []
+    for s in series:
+        venv = build_venv(s, args.results, lock)
+        if venv is None:
+            venv_failed.append(s)
+            continue
+        write_versions(args.results, s, venv)
+        for job in jobs:
+            if job.series == s:
+                running.append(pool.submit(run_job, job, venv, args.results,
+                                           lock, args.pytest_args))
+    for future in running:
+        future.result()
+    pool.shutdown()
+
+    text = table(args.results, all_series, list(TIERS))
+    with open(os.path.join(args.results, 'support-table.rst'), 'w') as f:
+        f.write(text)
+    print('\n' + text)
+    if args.readme:
+        update_readme(text)
+    failed = [j for j in jobs if j.rc not in (0, None)]
+    for j in jobs:
+        if j.series in venv_failed:
+            print('FAILED: Heat %s %s: its venv could not be built'
+                  % (j.series, j.tier))
+    for j in failed:
+        xml = os.path.join(args.results, '%s.xml' % j.name)
+        names = failed_tests(xml) if os.path.exists(xml) else []
+        print('FAILED: Heat %s %s%s%s' % (
+            j.series, j.tier, ' (%s)' % j.note if j.note else '',
+            ''.join('\n    %s' % n for n in names)))
+    print('total %.0f s' % (time.time() - START))
+    return 1 if failed or venv_failed else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
