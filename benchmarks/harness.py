@@ -8,7 +8,9 @@ into the engine's plugin dir next to our loader.
 """
 
 # Before any other heat import, as in tests/inprocess_engine.py.
-import heat.tests.common  # noqa: F401  isort:skip
+from heat_lifecycle_plugins import heat_internals  # noqa: E402  isort:skip
+heat_internals.select_engine_runtime()  # as heat-engine does, first
+import heat.tests.common  # noqa: F401,E402  isort:skip
 
 import os
 import shutil
