@@ -5,6 +5,7 @@ import importlib.metadata
 import os
 import sys
 
+from heat_lifecycle_plugins import heat_internals
 from heat_lifecycle_plugins import plugin_dir_loader
 from heat_lifecycle_plugins import registry
 
@@ -54,17 +55,6 @@ def _load_error(target):
     return None
 
 
-def heat_global_environment(config_file=None):
-    """Heat's global resource environment, built as heat-engine builds it."""
-    from oslo_config import cfg
-    from heat.common import config as heat_config  # noqa: registers opts
-    from heat.engine import resources
-    args = ['--config-file', config_file] if config_file else []
-    cfg.CONF(args, project='heat', prog='heat-engine')
-    resources.initialise()
-    return resources.global_env()
-
-
 def check_winners(env):
     """[(type, expected, actual, problem-or-None)] for every type of ours."""
     rows = []
@@ -99,7 +89,7 @@ def cmd_list(args):
 
 
 def cmd_check(args):
-    env = heat_global_environment(args.config_file)
+    env = heat_internals.global_environment(args.config_file)
     rows = check_winners(env)
     failed = [r for r in rows if r[3]]
     for name, target, actual, problem in rows:

@@ -12,13 +12,13 @@ from heat.common.i18n import _
 from heat.engine import attributes
 from heat.engine import constraints
 from heat.engine import properties
-from heat.engine.resources.openstack.heat import software_config
 from heat.engine import support
 from heat.rpc import api as rpc_api
 
+from heat_lifecycle_plugins import heat_internals
 from heat_lifecycle_plugins.resources import component_config
 
-SoftwareConfig = software_config.SoftwareConfig
+SoftwareConfig = heat_internals.load(heat_internals.IN_TREE_SOFTWARE_CONFIG)
 
 
 class ValidComponentConfigs(constraints.Constraint):
