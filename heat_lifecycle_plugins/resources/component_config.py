@@ -14,6 +14,9 @@ ACTIONS, CONFIG, TOOL, OPTIONS = 'actions', 'config', 'tool', 'options'
 CONFIGS = 'configs'
 
 LIFECYCLE_ACTIONS = ('CREATE', 'DELETE', 'SUSPEND', 'RESUME', 'UPDATE')
+# A config that is an integer or a boolean is stored as its text, as the
+# in-tree type's string property does.
+SCALAR_CONFIGS = (bool, int)
 DEFAULT_ACTIONS = ('CREATE', 'UPDATE')
 
 
@@ -46,7 +49,8 @@ def _entry_problems(index, entry, owner_of):
         yield '%s.%s is required and must not be empty (got %r)' % (
             where, TOOL, tool)
     config = entry.get(CONFIG)
-    if config is not None and not isinstance(config, (str, dict)):
+    if config is not None and not isinstance(config, (str, dict) +
+                                             SCALAR_CONFIGS):
         yield '%s.%s must be a string or a map, not %r' % (
             where, CONFIG, config)
     actions = entry.get(ACTIONS)
@@ -107,9 +111,11 @@ def stored_configs(configs, options):
     stored = []
     for entry in configs:
         actions = entry.get(ACTIONS)
+        config = entry.get(CONFIG)
         stored.append({
             ACTIONS: list(DEFAULT_ACTIONS if actions is None else actions),
-            CONFIG: entry.get(CONFIG),
+            CONFIG: (str(config) if isinstance(config, SCALAR_CONFIGS)
+                     else config),
             TOOL: entry.get(TOOL),
             OPTIONS: entry_options(entry.get(TOOL), options, sections),
         })
