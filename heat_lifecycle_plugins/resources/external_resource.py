@@ -4,6 +4,7 @@ workflows (drop-in for Heat's in-tree type of the same name)."""
 import time
 
 from heat.common import exception
+from heat.common.i18n import _
 from heat.engine import attributes
 from heat.engine import constraints
 from heat.engine import properties
@@ -57,7 +58,8 @@ class MistralWorkflowConstraint(object):
     resources not created yet.
     """
 
-    message = 'Value must be the name or id of an existing Mistral workflow'
+    message = _('Value must be the name or id of an existing Mistral '
+                'workflow')
 
     def __init__(self):
         self._problem = None
@@ -108,19 +110,19 @@ class ExternalResource(resource.Resource):
 
     _action_schema = properties.Schema(
         properties.Schema.MAP,
-        'The workflow to run for this action and its execution params.',
+        _('The workflow to run for this action and its execution params.'),
         schema={
             WORKFLOW: properties.Schema(
                 properties.Schema.STRING,
-                'Name or id of the Mistral workflow to execute.',
+                _('Name or id of the Mistral workflow to execute.'),
                 required=True,
                 constraints=[constraints.CustomConstraint(
                     WORKFLOW_CONSTRAINT)],
             ),
             PARAMS: properties.Schema(
                 properties.Schema.MAP,
-                'Execution params for Mistral (e.g. env, a map; task_name '
-                'for reverse workflows).',
+                _('Execution params for Mistral (e.g. env, a map; task_name '
+                  'for reverse workflows).'),
                 default={},
             ),
         },
@@ -130,8 +132,8 @@ class ExternalResource(resource.Resource):
     properties_schema = {
         EX_ACTIONS: properties.Schema(
             properties.Schema.MAP,
-            'Resource actions that run a workflow: any of CREATE, UPDATE, '
-            'DELETE, SUSPEND and RESUME.',
+            _('Resource actions that run a workflow: any of CREATE, '
+              'UPDATE, DELETE, SUSPEND and RESUME.'),
             schema=dict(zip(WORKFLOW_ACTIONS,
                             [_action_schema] * len(WORKFLOW_ACTIONS))),
             required=True,
@@ -139,28 +141,28 @@ class ExternalResource(resource.Resource):
         ),
         INPUT: properties.Schema(
             properties.Schema.MAP,
-            'Input of the workflows.',
+            _('Input of the workflows.'),
             default={},
             update_allowed=True,
         ),
         DESCRIPTION: properties.Schema(
             properties.Schema.STRING,
-            'Description of the workflow executions.',
+            _('Description of the workflow executions.'),
             default='Heat managed',
             update_allowed=True,
         ),
         REPLACE_ON_CHANGE: properties.Schema(
             properties.Schema.LIST,
-            'Names of inputs whose change replaces the resource (CREATE on '
-            'the new one, then DELETE on the old one) instead of running '
-            'UPDATE.',
+            _('Names of inputs whose change replaces the resource (CREATE '
+              'on the new one, then DELETE on the old one) instead of '
+              'running UPDATE.'),
             default=[],
             update_allowed=True,
         ),
         ALWAYS_UPDATE: properties.Schema(
             properties.Schema.BOOLEAN,
-            'Run the UPDATE workflow on every stack update, even when the '
-            'input is unchanged. A FAILED resource is still replaced.',
+            _('Run the UPDATE workflow on every stack update, even when the '
+              'input is unchanged. A FAILED resource is still replaced.'),
             default=False,
             update_allowed=True,
         ),
@@ -168,7 +170,7 @@ class ExternalResource(resource.Resource):
 
     attributes_schema = {
         OUTPUT: attributes.Schema(
-            'The merged outputs of the workflow executions, a map.',
+            _('The merged outputs of the workflow executions, a map.'),
             type=attributes.Schema.MAP,
         ),
     }
