@@ -13,6 +13,10 @@ deletes the members whose entry appeared or went away. New members get names
 never used by the chain before. The ordered (type, name) list is kept in the
 resource's data; `resource.<index>` and every other attribute go through it,
 so indices always follow the current list position.
+
+What the nested stack looks like (names, dependencies, template, what an
+attribute is made of) is planned in chain_plan, without Heat; this class
+keeps the member list, validates the types and drives the nested stack.
 """
 
 from oslo_log import log as logging
