@@ -15,7 +15,7 @@ import sys
 from oslo_config import cfg
 from oslo_log import log as logging
 
-from heat_lifecycle_plugins import config
+from heat_lifecycle_plugins.agent import config
 from heat_lifecycle_plugins.agent import deployments
 from heat_lifecycle_plugins.agent import hook_runner
 from heat_lifecycle_plugins.agent import selection
@@ -291,24 +291,29 @@ def _parser():
         description='Apply and signal the Heat software deployments of this '
                     'server (a drop-in for heat-agents\' 55-heat-config).')
     parser.add_argument('--config-file', help='oslo.config file with '
-                        '[heat_lifecycle_plugins] agent_* options')
+                        'the [%s] options' % config.GROUP.name)
     parser.add_argument('--metadata-file', help='deployments JSON '
-                        '(default: $HEAT_SHELL_CONFIG or agent_metadata_file)')
+                        '(default: $HEAT_SHELL_CONFIG or metadata_file)')
     parser.add_argument('--deployed-dir', help='state directory (default: '
-                        '$HEAT_CONFIG_DEPLOYED or agent_deployed_dir)')
+                        '$HEAT_CONFIG_DEPLOYED or deployed_dir)')
     parser.add_argument('--hooks-dir', action='append', default=[],
                         help='hooks directory, searched before '
-                             '$HEAT_CONFIG_HOOKS and agent_hooks_dirs; '
-                             'repeatable')
+                             '$HEAT_CONFIG_HOOKS and hooks_dirs; repeatable')
     parser.add_argument('--hook-timeout', type=float,
-                        help='seconds a hook may run (agent_hook_timeout)')
-    parser.add_argument('--signal-retries', type=int)
-    parser.add_argument('--signal-backoff', type=float)
-    parser.add_argument('--debug', action='store_true')
+                        help='seconds a hook may run (hook_timeout)')
+    parser.add_argument('--signal-retries', type=int,
+                        help='retries of a signal (signal_retries)')
+    parser.add_argument('--signal-backoff', type=float,
+                        help='seconds before the first signal retry '
+                             '(signal_backoff)')
+    parser.add_argument('--debug', action='store_true',
+                        help='log at DEBUG level')
     return parser
 
 
 def settings_from(args, environ):
+    # The agent's own ConfigOpts, its options registered here: never the
+    # engine's [heat_lifecycle_plugins] options nor the global CONF.
     conf = cfg.ConfigOpts()
     config.register_opts(conf)
     logging.register_options(conf)
@@ -317,25 +322,25 @@ def settings_from(args, environ):
          else [], project='heat-lifecycle-agent', default_config_files=[])
     if args.debug:
         conf.set_override('debug', True)
-    opts = conf.heat_lifecycle_plugins
+    opts = conf[config.GROUP.name]
     hooks_dirs = list(args.hooks_dir)
     if environ.get('HEAT_CONFIG_HOOKS'):
         hooks_dirs.append(environ['HEAT_CONFIG_HOOKS'])
-    hooks_dirs += list(opts.agent_hooks_dirs)
+    hooks_dirs += list(opts.hooks_dirs)
     settings = Settings(
         metadata_file=(args.metadata_file or environ.get('HEAT_SHELL_CONFIG')
-                       or opts.agent_metadata_file),
+                       or opts.metadata_file),
         deployed_dir=(args.deployed_dir or environ.get('HEAT_CONFIG_DEPLOYED')
-                      or opts.agent_deployed_dir),
+                      or opts.deployed_dir),
         hooks_dirs=hooks_dirs,
-        hook_timeout=args.hook_timeout or opts.agent_hook_timeout,
+        hook_timeout=args.hook_timeout or opts.hook_timeout,
         retry=signalling.Retry(
-            opts.agent_signal_retries if args.signal_retries is None
+            opts.signal_retries if args.signal_retries is None
             else args.signal_retries,
-            opts.agent_signal_backoff if args.signal_backoff is None
+            opts.signal_backoff if args.signal_backoff is None
             else args.signal_backoff),
-        signal_timeout=opts.agent_signal_timeout,
-        max_signal_bytes=opts.agent_max_signal_bytes)
+        signal_timeout=opts.signal_timeout,
+        max_signal_bytes=opts.max_signal_bytes)
     return conf, settings
 
 

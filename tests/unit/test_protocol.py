@@ -1,4 +1,9 @@
-"""The engine-agent contract: Heat's names where Heat has them."""
+"""The engine-agent contract: Heat's names where Heat has them, no Heat on
+the agent's side."""
+
+import json
+import subprocess
+import sys
 
 from heat.engine.resources.openstack.heat import software_component
 from heat.engine.resources.openstack.heat import software_deployment
@@ -43,6 +48,22 @@ def test_component_keys_are_heats():
     assert protocol.CONFIGS == InTreeComponent.CONFIGS
     assert (protocol.ACTIONS, protocol.ENTRY_CONFIG, protocol.TOOL) == (
         InTreeComponent.CONFIG_PROPERTIES)
+
+
+def test_the_agent_imports_no_heat_and_registers_no_option():
+    code = ('import sys, json\n'
+            'from oslo_config import cfg\n'
+            'from heat_lifecycle_plugins.agent import main\n'
+            'print(json.dumps({"heat": sorted(m for m in sys.modules\n'
+            '                                 if m.split(".")[0] == "heat"),\n'
+            '                  "groups": sorted(cfg.CONF)}))\n')
+    proc = subprocess.run([sys.executable, '-c', code], capture_output=True,
+                          text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    found = json.loads(proc.stdout)
+    assert found['heat'] == []
+    assert 'heat_lifecycle_agent' not in found['groups']
+    assert 'heat_lifecycle_plugins' not in found['groups']
 
 
 def test_is_true():
