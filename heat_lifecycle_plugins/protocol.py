@@ -16,8 +16,12 @@ LIFECYCLE_ACTIONS = (
     'CREATE', 'DELETE', 'SUSPEND', 'RESUME', 'UPDATE',
 )
 
-# One item of the `deployments` list in a server's metadata (Heat's
-# software-config format), and the keys of its inputs and outputs.
+# A server's metadata lists its deployments under this key; the heat-config
+# file os-apply-config writes holds the list itself.
+METADATA_DEPLOYMENTS = 'deployments'
+
+# One item of that list (Heat's software-config format), and the keys of
+# its inputs and outputs.
 DEPLOYMENT_KEYS = (
     ID, NAME, GROUP, CONFIG, INPUTS, OUTPUTS, OPTIONS,
 ) = (

@@ -40,7 +40,7 @@ def load(path):
     except ValueError as exc:
         raise BadDeployment('metadata file %s is not JSON: %s' % (path, exc))
     if isinstance(data, dict):
-        data = data.get('deployments') or []
+        data = data.get(protocol.METADATA_DEPLOYMENTS) or []
     if not isinstance(data, list):
         raise BadDeployment('metadata file %s holds %s, not a list of '
                             'deployments' % (path, type(data).__name__))
