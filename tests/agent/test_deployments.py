@@ -1,5 +1,8 @@
 """A deployment read once: its problem, its inputs, its hidden secrets."""
 
+import json
+import os
+
 from heat_lifecycle_plugins.agent import deployments
 from heat_lifecycle_plugins.agent import selection
 from tests.agent.conftest import deployment
@@ -42,3 +45,13 @@ def test_secrets_are_hidden_in_text_and_in_the_kept_deployment():
     assert kept == {'deploy_password': '***', 'api_token': '***',
                     'deploy_signal_id': '***', 'pin': '123',
                     'who': 'world'}
+
+
+def test_load_reads_the_bare_list_or_the_whole_metadata(tmp_path):
+    path = tmp_path / 'heat-config'
+    for data in ([deployment('a')], {'deployments': [deployment('a')],
+                                     'os-collect-config': {}}):
+        path.write_text(json.dumps(data))
+        loaded, = deployments.load(str(path))
+        assert (loaded.id, loaded.problem) == ('a', None)
+        assert os.stat(path).st_mode & 0o777 == 0o600
