@@ -28,31 +28,6 @@ UPSTREAM_PLUGIN = os.path.join(HERE, 'upstream_types.py')
 TERMINAL = ('COMPLETE', 'FAILED')
 
 
-def forget_finished_threads():
-    """Heat 27's ThreadGroup (heat.engine.service) keeps every thread it
-    started, finished or not, and refuses a new one at 1000 per stack: every
-    event is dispatched in a thread, so one engine worker can run at most
-    ~1000 events of a stack in its lifetime (a 500-member chain fails during
-    its create with "Maximum number of threads reached"). A real heat-engine
-    spreads the work over several workers; our single in-process worker
-    cannot, so the benchmark drops finished threads before adding one. Both
-    types run with this, alike."""
-    from heat.engine import service
-
-    if not hasattr(service, 'ThreadGroup'):
-        return  # Heat 24.x: eventlet's pool, no per-stack thread budget
-    original = service.ThreadGroup.add_thread
-    if getattr(original, 'forgets_finished', False):
-        return
-
-    def add_thread(self, func, *args, **kwargs):
-        with self._lock:
-            self.threads = [t for t in self.threads if t.is_alive()]
-        return original(self, func, *args, **kwargs)
-    add_thread.forgets_finished = True
-    service.ThreadGroup.add_thread = add_thread
-
-
 def serialize_sync_point_parsing():
     """Convergence parses sync-point input with ast.literal_eval in
     concurrent threads (heat.engine.sync_point); this Python's ast is not
@@ -132,7 +107,13 @@ class BenchEngine(object):
         os.makedirs(engine.plugin_dir, exist_ok=True)
         shutil.copy(UPSTREAM_PLUGIN, os.path.join(
             engine.plugin_dir, 'hlp_benchmark_upstream_types.py'))
-        forget_finished_threads()
+        # Heat 25-27's per-stack ThreadGroup refuses the 1001st thread and
+        # never frees finished ones: every event takes one, so one engine
+        # worker runs at most ~1000 events of a stack in its lifetime (a
+        # 500-member chain fails to create). heat-engine spreads that over
+        # workers; this single in-process worker cannot, so the benchmark
+        # drops finished threads, for every type alike.
+        heat_internals.forget_finished_threads()
         serialize_sync_point_parsing()
         self.engine = engine.start()
         self.rss = PeakRSS().start()

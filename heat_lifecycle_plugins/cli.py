@@ -1,10 +1,21 @@
-"""The heat-lifecycle-plugins command: install the loader, list, check."""
+"""The heat-lifecycle-plugins command: install the loader, list, check.
+
+Each command prints only what it is about: Heat's notices and warnings
+while its environment is built are not shown.
+"""
 
 import argparse
+import contextlib
 import importlib.metadata
+import logging
 import os
 import sys
+import warnings
 
+from oslo_config import cfg
+
+from heat_lifecycle_plugins import checks
+from heat_lifecycle_plugins import heat_internals
 from heat_lifecycle_plugins import plugin_dir_loader
 from heat_lifecycle_plugins import registry
 
@@ -54,15 +65,20 @@ def _load_error(target):
     return None
 
 
-def heat_global_environment(config_file=None):
-    """Heat's global resource environment, built as heat-engine builds it."""
-    from oslo_config import cfg
-    from heat.common import config as heat_config  # noqa: registers opts
-    from heat.engine import resources
-    args = ['--config-file', config_file] if config_file else []
-    cfg.CONF(args, project='heat', prog='heat-engine')
-    resources.initialise()
-    return resources.global_env()
+@contextlib.contextmanager
+def heat_kept_quiet():
+    """Heat logs a notice for each of its deprecated types while its
+    environment is built, and an old engine runtime warns when imported:
+    none of that is what a command is about."""
+    root = logging.getLogger()
+    silent = logging.NullHandler()
+    root.addHandler(silent)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter('ignore')
+            yield
+    finally:
+        root.removeHandler(silent)
 
 
 def check_winners(env):
@@ -99,9 +115,29 @@ def cmd_list(args):
 
 
 def cmd_check(args):
-    env = heat_global_environment(args.config_file)
-    rows = check_winners(env)
-    failed = [r for r in rows if r[3]]
+    try:
+        version = heat_internals.heat_version()
+    except importlib.metadata.PackageNotFoundError:
+        print(checks.render(checks.Finding(
+            checks.FAIL, 'heat', 'openstack-heat is not installed in %s'
+            % sys.executable)))
+        return 1
+    findings = checks.release_findings(version)
+    with heat_kept_quiet():
+        heat_internals.select_engine_runtime()
+        findings += checks.boundary_findings(version)
+        try:
+            env = heat_internals.global_environment(args.config_file)
+        except cfg.Error as exc:
+            findings.append(checks.Finding(checks.FAIL, 'config', exc))
+            env = None
+        rows = check_winners(env) if env else []
+    for finding in findings:
+        print(checks.render(finding))
+    if env is None:
+        return 1
+    failed = (any(row[3] for row in rows) or
+              any(f.level == checks.FAIL for f in findings))
     for name, target, actual, problem in rows:
         if problem:
             print('FAIL %-36s %s (Heat uses %s)' % (name, problem, actual))
@@ -128,8 +164,10 @@ def build_parser():
     p.set_defaults(func=cmd_install_loader)
     p = sub.add_parser('list', help='list the declared resource types')
     p.set_defaults(func=cmd_list)
-    p = sub.add_parser('check', help='show which class Heat uses for each '
-                                     'of our types; non-zero if not ours')
+    p = sub.add_parser('check', help='show the Heat release found, its '
+                                     'known issues, and which class Heat '
+                                     'uses for each of our types; non-zero '
+                                     'if not ours')
     p.add_argument('--config-file', help='heat.conf (default: Heat\'s '
                                          'usual search path)')
     p.set_defaults(func=cmd_check)

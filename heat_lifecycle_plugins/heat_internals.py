@@ -1,38 +1,67 @@
 """The one place the package touches Heat beyond its plugin API.
 
-Heat's plugin API (Resource, properties, attributes, constraints, support,
-StackResource, the client plugins) is stable across releases; everything
-else used here (DB API and models, objects, engine internals, private
-methods of in-tree classes we extend) is named in this module, with the
-per-release differences handled here. tests/unit/test_heat_internals.py
-checks on the installed Heat that each name exists with the expected
-signature.
+Heat's plugin API, which any module of the package may use:
+
+* the public names of the modules in PLUGIN_API_MODULES: Resource and its
+  handle_*, check_*_complete, validate* and signal hooks, properties,
+  attributes, constraints, support status, StackResource,
+  SignalResponder, the software-config I/O schema, client plugins,
+  exceptions, i18n and the constants of the engine RPC API;
+* what those hand a resource at run time: self.context, self.rpc_client()
+  (the engine's versioned RPC API, shared with heat-api),
+  self.client_plugin(), and the resource's stack as plugins see it (id,
+  name, t, env, identifier(), resource_by_refid(), stack_user_project_id).
+
+Everything else is internal and named in CONTRACT below: Heat's DB API and
+models, heat.objects, engine service internals, the in-tree classes two of
+our types extend, attributes of the engine's Stack, and every name that
+starts with an underscore, even on a plugin-API class (Heat may change
+those in any release). Per-release differences are handled here.
+`contract_problems()` checks on the installed Heat that each name exists
+with the expected signature (tests/unit/test_heat_internals.py runs it on
+every series; `heat-lifecycle-plugins check` reports it).
+
+Nothing here imports Heat at module level: tests and commands call
+select_engine_runtime() first, as heat-engine does.
 """
 
+import collections
+import collections.abc
+import importlib
 import importlib.metadata
+import inspect
 
-# The first Heat release whose heat-engine runs on native threads
-# (oslo.service's threading backend); earlier ones run on eventlet.
-THREADS_FROM = (25, 0)
+from heat_lifecycle_plugins import releases
+
+# Modules of Heat's plugin API (see above): the only heat imports allowed
+# outside this module.
+PLUGIN_API_MODULES = (
+    'heat.common.exception', 'heat.common.i18n', 'heat.engine.attributes',
+    'heat.engine.clients', 'heat.engine.constraints',
+    'heat.engine.properties', 'heat.engine.resource',
+    'heat.engine.resources.signal_responder',
+    'heat.engine.resources.stack_resource',
+    'heat.engine.software_config_io', 'heat.engine.support', 'heat.rpc.api',
+)
 
 
 def heat_version():
-    """The installed openstack-heat version as a tuple of ints."""
-    text = importlib.metadata.version('openstack-heat')
-    return tuple(int(p) for p in text.split('.')[:3] if p.isdigit())
+    """The installed openstack-heat version as a tuple of 3 ints."""
+    return releases.parse_version(importlib.metadata.version('openstack-heat'))
 
 
 def engine_uses_eventlet():
-    return heat_version() < THREADS_FROM
+    return releases.engine_of(heat_version()) == releases.EVENTLET
 
 
 def select_engine_runtime():
     """Select the concurrency model heat-engine of this release uses.
 
-    For a process that runs Heat's engine in-process (tests, benchmarks):
-    heat-engine monkey-patches eventlet (up to 24.x) or selects
-    oslo.service's threading backend (25.0 on) before importing the rest
-    of Heat.
+    For a process that runs Heat's engine in-process (tests, benchmarks)
+    or builds its environment (the check command): heat-engine
+    monkey-patches eventlet (up to 24.x) or selects oslo.service's
+    threading backend (25.0 on) before importing the rest of Heat.
+    Idempotent.
     """
     if engine_uses_eventlet():
         import eventlet
@@ -40,3 +69,304 @@ def select_engine_runtime():
     else:
         from oslo_service import backend
         backend.init_backend(backend.BackendType.THREADING)
+
+
+# -- the contract ------------------------------------------------------------
+
+# One internal name the package uses. target: 'module:Attr.path'.
+# params: the signature (without return annotation) a callable must have;
+# None: it must only exist. refers_to: names the target's code must still
+# use (an override of ours only runs if Heat still calls it). since/until:
+# the Heat versions [since, until) this form holds for. used: by whom, why.
+Name = collections.namedtuple(
+    'Name', 'target params refers_to since until used',
+    defaults=(None, (), None, None, ''))
+
+RESOURCE = 'heat.engine.resource:Resource'
+STACK = 'heat.engine.stack:Stack'
+IN_TREE_SOFTWARE_DEPLOYMENT = (
+    'heat.engine.resources.openstack.heat.software_deployment:'
+    'SoftwareDeployment')
+IN_TREE_SOFTWARE_CONFIG = (
+    'heat.engine.resources.openstack.heat.software_config:SoftwareConfig')
+SD = IN_TREE_SOFTWARE_DEPLOYMENT + '.'
+SC = IN_TREE_SOFTWARE_CONFIG + '.'
+SD_USE = 'software_deployment.SoftwareDeployment'
+SIGNALS_USE = 'deployment_signals (compare-and-swap of a signal)'
+
+
+def _columns(model, names, used):
+    return tuple(Name('heat.db.models:%s.%s' % (model, n), used=used)
+                 for n in names)
+
+
+CONTRACT = (
+    # Underscore hooks of Resource that our types override.
+    Name(RESOURCE + '._resolve_attribute', '(self, name)', used='every type'),
+    Name(RESOURCE + '._resolve_any_attribute', '(self, attr)',
+         refers_to=('_resolve_attribute',), used='every type'),
+    Name(RESOURCE + '._show_resource', '(self)', used=SD_USE),
+    Name(RESOURCE + '._needs_update',
+         '(self, after, before, after_props, before_props, prev_resource, '
+         'check_init_complete=True)',
+         refers_to=(), used='external_resource.ExternalResource'),
+    Name(RESOURCE + '.update', refers_to=('_needs_update',),
+         used='external_resource.ExternalResource'),
+    # Heat's Constraint calls these on a subclass (ValidComponentConfigs).
+    Name('heat.engine.constraints:Constraint.__str__', refers_to=('_str',),
+         used='software_component.ValidComponentConfigs'),
+    Name('heat.engine.constraints:Constraint.__getitem__',
+         refers_to=('_constraint',),
+         used='software_component.ValidComponentConfigs'),
+
+    # The in-tree SoftwareDeployment, which our type extends rather than
+    # rewrites on SignalResponder: its module is the same from 24.1.2 to
+    # 27.0.1, and a rewrite would still call as many private methods (of
+    # SignalResponder) and copy the deploy_* protocol servers rely on.
+    Name(IN_TREE_SOFTWARE_DEPLOYMENT, used=SD_USE + ' (base class)'),
+    Name(SD + '_handle_action',
+         '(self, action, config=None, prev_derived_config=None)',
+         used=SD_USE + ' (overridden: what an action delivers)'),
+    Name(SD + 'handle_create', '(self)', refers_to=('_handle_action',),
+         used=SD_USE),
+    Name(SD + 'handle_update', '(self, json_snippet, tmpl_diff, prop_diff)',
+         refers_to=('_handle_action', '_build_derived_inputs'),
+         used=SD_USE + ' (overridden, then called)'),
+    Name(SD + 'handle_delete', '(self)', refers_to=('_handle_action',),
+         used=SD_USE),
+    Name(SD + 'handle_suspend', '(self)', refers_to=('_handle_action',),
+         used=SD_USE),
+    Name(SD + 'handle_resume', '(self)', refers_to=('_handle_action',),
+         used=SD_USE),
+    Name(SD + '_build_derived_inputs', '(self, action, source)',
+         used=SD_USE + ' (overridden: adds deploy_status_aware)'),
+    Name(SD + '_build_derived_config_params', '(self, action, source)',
+         refers_to=('_build_derived_inputs',), used=SD_USE),
+    Name(SD + '_server_exists', '(self, sd)',
+         used=SD_USE + ' (overridden, then called)'),
+    Name(SD + 'check_delete_complete', '(self, sd=None)',
+         refers_to=('_server_exists',), used=SD_USE),
+    Name(SD + '_load_config', '(self, config_id=None)', used=SD_USE),
+    Name(SD + '_build_properties', '(self, config_id, action)', used=SD_USE),
+    Name(SD + '_create_derived_config', '(self, action, source_config)',
+         used=SD_USE),
+    Name(SD + '_get_derived_config_id', '(self)', used=SD_USE),
+    Name(SD + '_delete_derived_config', '(self, derived_config_id)',
+         used=SD_USE),
+    Name(SD + '_signal_transport_none', '(self)', used=SD_USE),
+    Name(SD + 'get_attribute', '(self, key, *path)', used=SD_USE),
+
+    # The in-tree SoftwareConfig, which our SoftwareComponent extends.
+    Name(IN_TREE_SOFTWARE_CONFIG,
+         used='software_component.SoftwareComponent (base class)'),
+    Name(SC + 'properties_schema',
+         used='software_component (inputs, outputs schemas)'),
+    Name(SC + 'handle_create', '(self)',
+         used='software_component (overridden)'),
+    Name(SC + 'handle_delete', '(self)', used='software_component'),
+    Name(SC + '_resolve_attribute', '(self, name)',
+         used='software_component (overridden)'),
+
+    # Heat's DB API and models.
+    Name('heat.db.api:software_deployment_get', '(context, deployment_id)',
+         used=SIGNALS_USE),
+    Name('heat.db.api:context_manager', used=SIGNALS_USE),
+    Name('heat.common.context:RequestContext.session', used=SIGNALS_USE),
+    Name('heat.db.models:SoftwareConfig.config', used=SIGNALS_USE),
+) + _columns('SoftwareDeployment',
+             ('id', 'action', 'status', 'status_reason', 'config_id',
+              'config', 'output_values', 'updated_at'), SIGNALS_USE) + (
+    Name('heat.db.api:resource_get_by_physical_resource_id',
+         '(context, physical_resource_id)',
+         used=SD_USE + ' (does a DeployedServer still exist)'),
+) + _columns('Resource', ('action', 'status'), SD_USE) + (
+    # heat.objects and the engine's Stack.
+    Name('heat.objects.stack:Stack.get_by_id',
+         '(context, stack_id, **kwargs)',
+         used='external_resource (was the stack operation cancelled)'),
+    Name('heat.objects.stack:Stack.fields.status', used='external_resource'),
+    Name('heat.objects.stack:Stack.fields.status_reason',
+         used='external_resource'),
+    Name('heat.objects.stack:Stack.fields.current_traversal',
+         used='external_resource'),
+    Name(STACK + '.__init__', refers_to=('convergence', 'current_traversal'),
+         used='external_resource (stack.convergence, '
+              'stack.current_traversal)'),
+
+    # Engine service internals.
+    Name('heat.common.config:get_client_option', '(client, option)',
+         until=(25, 0, 0), used='mistral_client (endpoint type)'),
+    Name('heat.common.config:get_client_option',
+         '(client, option, fallback=True)', since=(25, 0, 0),
+         used='mistral_client (endpoint type)'),
+    Name('heat.engine.resources:initialise', '()',
+         used='cli check (the global environment)'),
+    Name('heat.engine.resources:global_env', '()',
+         used='cli check (the global environment)'),
+    Name('heat.engine.environment:Environment.get_class',
+         '(self, resource_type, resource_name=None, files=None)',
+         used='cli check (which class wins)'),
+    Name('heat.engine.service:ThreadGroup.add_thread',
+         '(self, func, *args, **kwargs)', refers_to=('threads', '_lock'),
+         since=releases.THREADS_SINCE,
+         used='forget_finished_threads (benchmarks)'),
+)
+
+
+def load(target):
+    """The object 'module:Attr.path' names (a part of the path may be a key
+    of a mapping); raises ImportError or AttributeError."""
+    module, _, path = target.partition(':')
+    obj = importlib.import_module(module)
+    for part in path.split('.') if path else ():
+        if isinstance(obj, collections.abc.Mapping):
+            if part not in obj:
+                raise AttributeError('no key %r' % part)
+            obj = obj[part]
+        else:
+            obj = getattr(obj, part)
+    return obj
+
+
+def _signature(obj):
+    sig = inspect.signature(obj)
+    return str(sig.replace(return_annotation=inspect.Signature.empty))
+
+
+def _referenced_names(obj):
+    """Every attribute or global name the code of a function refers to."""
+    code = getattr(inspect.unwrap(obj), '__code__', None)
+    names, todo = set(), [code] if code else []
+    while todo:
+        code = todo.pop()
+        names.update(code.co_names)
+        todo.extend(c for c in code.co_consts if inspect.iscode(c))
+    return names
+
+
+def applies(name, version):
+    return ((name.since is None or version >= name.since) and
+            (name.until is None or version < name.until))
+
+
+def name_problem(name):
+    """What is wrong with one Name on the installed Heat, or None."""
+    why = ' (used by %s)' % name.used if name.used else ''
+    try:
+        obj = load(name.target)
+    except (ImportError, AttributeError) as exc:
+        return '%s is missing: %s%s' % (name.target, exc, why)
+    if name.params is not None:
+        try:
+            found = _signature(obj)
+        except (TypeError, ValueError):
+            found = 'no signature'
+        if found != name.params:
+            return '%s has signature %s, expected %s%s' % (
+                name.target, found, name.params, why)
+    lost = [n for n in name.refers_to if n not in _referenced_names(obj)]
+    if lost:
+        return '%s no longer refers to %s%s' % (
+            name.target, ', '.join(lost), why)
+    return None
+
+
+def contract_problems(version=None):
+    """One line per internal name that does not hold on the installed Heat
+    (empty: the boundary holds)."""
+    version = version or heat_version()
+    return [problem for problem in map(name_problem, (
+        n for n in CONTRACT if applies(n, version))) if problem]
+
+
+def declared_targets():
+    """Every target the contract declares (any release)."""
+    return {name.target for name in CONTRACT}
+
+
+# -- DB API, models and objects ----------------------------------------------
+
+DeploymentRow = collections.namedtuple(
+    'DeploymentRow', 'id action status config_id config output_values')
+
+StoredStack = collections.namedtuple(
+    'StoredStack', 'status status_reason current_traversal')
+
+
+def software_deployment_row(context, deployment_id):
+    """A deployment as stored, with its config's stored `config` map.
+    Raises heat.common.exception.NotFound if there is none."""
+    from heat.db import api as db_api
+    sd = db_api.software_deployment_get(context, deployment_id)
+    return DeploymentRow(sd.id, sd.action, sd.status, sd.config_id,
+                         sd.config.config or {}, dict(sd.output_values or {}))
+
+
+def update_software_deployment_where(context, deployment_id, expected,
+                                     values):
+    """UPDATE one deployment SET values WHERE each column of `expected`
+    still holds its value (a compare-and-swap): rows changed, 0 or 1."""
+    from heat.db import api as db_api
+    from heat.db import models
+    with db_api.context_manager.writer.using(context):
+        return context.session.query(models.SoftwareDeployment).filter_by(
+            id=deployment_id, **expected).update(
+                values, synchronize_session=False)
+
+
+def resource_state_by_physical_id(context, physical_id):
+    """(action, status) of the resource with that physical id, or None."""
+    from heat.db import api as db_api
+    row = db_api.resource_get_by_physical_resource_id(context, physical_id)
+    return None if row is None else (row.action, row.status)
+
+
+def stored_stack(context, stack_id):
+    """The stack's row as stored now (StoredStack), or None."""
+    from heat.objects import stack as stack_object
+    row = stack_object.Stack.get_by_id(context, stack_id)
+    if row is None:
+        return None
+    return StoredStack(row.status, row.status_reason, row.current_traversal)
+
+
+# -- engine service internals ------------------------------------------------
+
+def global_environment(config_file=None):
+    """Heat's global resource environment, built as heat-engine builds it
+    (plugin_dirs and environment_dir of config_file, or Heat's default
+    configuration files)."""
+    from oslo_config import cfg
+    from heat.common import config as heat_config  # noqa: F401 (options)
+    from heat.engine import resources
+    args = ['--config-file', config_file] if config_file else []
+    cfg.CONF(args, project='heat', prog='heat-engine')
+    resources.initialise()
+    return resources.global_env()
+
+
+def client_option(client, option):
+    """A [clients_<client>] option of heat.conf, [clients] as fallback."""
+    from heat.common import config as heat_config
+    return heat_config.get_client_option(client, option)
+
+
+def forget_finished_threads():
+    """Make heat-engine's per-stack thread groups drop finished threads
+    before adding one (Heat 25.0 on; a no-op for 24.x, whose eventlet
+    groups are pools). Heat's ThreadGroup keeps every thread it started
+    and refuses a new one at 1000 per stack; this changes engine behaviour
+    for every stack of the process, so only benchmarks call it."""
+    if heat_version() < releases.THREADS_SINCE:
+        return
+    from heat.engine import service
+    original = service.ThreadGroup.add_thread
+    if getattr(original, 'forgets_finished', False):
+        return
+
+    def add_thread(self, func, *args, **kwargs):
+        with self._lock:
+            self.threads = [t for t in self.threads if t.is_alive()]
+        return original(self, func, *args, **kwargs)
+    add_thread.forgets_finished = True
+    service.ThreadGroup.add_thread = add_thread

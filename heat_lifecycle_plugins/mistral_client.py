@@ -21,6 +21,7 @@ from oslo_serialization import jsonutils
 import requests
 
 from heat_lifecycle_plugins import config
+from heat_lifecycle_plugins import heat_internals
 from heat_lifecycle_plugins.resources import execution_results
 
 LOG = logging.getLogger(__name__)
@@ -91,9 +92,8 @@ class MistralClient(object):
     def _catalog_endpoint(session):
         region = cfg.CONF.region_name_for_services
         try:
-            from heat.common import config as heat_config
-            interface = heat_config.get_client_option('mistral',
-                                                      'endpoint_type')
+            interface = heat_internals.client_option('mistral',
+                                                     'endpoint_type')
         except Exception:
             interface = 'publicURL'
         try:

@@ -13,6 +13,9 @@ from heat_lifecycle_plugins import protocol
 
 # What an entry without `actions` handles.
 DEFAULT_ACTIONS = (protocol.CREATE, protocol.UPDATE)
+# A config that is an integer or a boolean is stored as its text, as the
+# in-tree type's string property does.
+SCALAR_CONFIGS = (bool, int)
 
 
 def _did_you_mean(value):
@@ -45,7 +48,8 @@ def _entry_problems(index, entry, owner_of):
         yield '%s.%s is required and must not be empty (got %r)' % (
             where, protocol.TOOL, tool)
     config = entry.get(protocol.ENTRY_CONFIG)
-    if config is not None and not isinstance(config, (str, dict)):
+    if config is not None and not isinstance(config, (str, dict) +
+                                             SCALAR_CONFIGS):
         yield '%s.%s must be a string or a map, not %r' % (
             where, protocol.ENTRY_CONFIG, config)
     actions = entry.get(protocol.ACTIONS)
@@ -93,10 +97,12 @@ def stored_configs(configs, options):
     for entry in configs:
         actions = entry.get(protocol.ACTIONS)
         tool = entry.get(protocol.TOOL)
+        config = entry.get(protocol.ENTRY_CONFIG)
         stored.append({
             protocol.ACTIONS: list(DEFAULT_ACTIONS if actions is None
                                    else actions),
-            protocol.ENTRY_CONFIG: entry.get(protocol.ENTRY_CONFIG),
+            protocol.ENTRY_CONFIG: (str(config) if isinstance(
+                config, SCALAR_CONFIGS) else config),
             protocol.TOOL: tool,
             protocol.ENTRY_OPTIONS: protocol.tool_options(options or {},
                                                           tool, tools),

@@ -13,9 +13,7 @@ import collections
 from oslo_log import log as logging
 from oslo_utils import timeutils
 
-from heat.db import api as db_api
-from heat.db import models
-
+from heat_lifecycle_plugins import heat_internals
 from heat_lifecycle_plugins import protocol
 
 LOG = logging.getLogger(__name__)
@@ -51,10 +49,9 @@ def _tail(text, said=(), limit=MAX_STDERR_SHOWN):
 
 def snapshot(context, deployment_id):
     """The deployment's state, read through Heat's DB API."""
-    sd = db_api.software_deployment_get(context, deployment_id)
-    outputs = (sd.config.config or {}).get('outputs') or []
-    return Snapshot(sd.id, sd.action, sd.status, sd.config_id, outputs,
-                    dict(sd.output_values or {}))
+    sd = heat_internals.software_deployment_row(context, deployment_id)
+    return Snapshot(sd.id, sd.action, sd.status, sd.config_id,
+                    sd.config.get('outputs') or [], sd.output_values)
 
 
 def interpret(sd, details):
@@ -126,10 +123,9 @@ def store_if_in_progress(context, sd, values):
     Returns True if written; False if another signal or action won the race.
     """
     values = dict(values, updated_at=timeutils.utcnow())
-    with db_api.context_manager.writer.using(context):
-        rows = context.session.query(models.SoftwareDeployment).filter_by(
-            id=sd.id, config_id=sd.config_id, status=protocol.IN_PROGRESS,
-        ).update(values, synchronize_session=False)
+    rows = heat_internals.update_software_deployment_where(
+        context, sd.id,
+        {'config_id': sd.config_id, 'status': protocol.IN_PROGRESS}, values)
     LOG.debug('Deployment %(id)s signal stored: %(rows)s row(s)',
               {'id': sd.id, 'rows': rows})
     return rows == 1

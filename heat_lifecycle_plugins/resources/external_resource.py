@@ -15,12 +15,12 @@ from heat.engine import constraints
 from heat.engine import properties
 from heat.engine import resource
 from heat.engine import support
-from heat.objects import stack as stack_object
 from oslo_config import cfg
 from oslo_log import log as logging
 from oslo_serialization import jsonutils
 
 from heat_lifecycle_plugins import config
+from heat_lifecycle_plugins import heat_internals
 from heat_lifecycle_plugins import mistral_client
 from heat_lifecycle_plugins.resources import execution_results as results
 
@@ -302,7 +302,7 @@ class ExternalResource(resource.Resource):
         """
         if not self.stack.convergence or not self.stack.current_traversal:
             return
-        row = stack_object.Stack.get_by_id(self.context, self.stack.id)
+        row = heat_internals.stored_stack(self.context, self.stack.id)
         if (row is None or
                 row.current_traversal == self.stack.current_traversal or
                 row.status != self.stack.FAILED):

@@ -23,7 +23,6 @@ from oslo_log import log as logging
 from oslo_serialization import jsonutils
 
 from heat.common import exception
-from heat.common import grouputils
 from heat.common.i18n import _
 from heat.engine import attributes
 from heat.engine import constraints
@@ -257,13 +256,11 @@ class ResourceChain(stack_resource.StackResource):
         return self.get_attribute(name)
 
     def _member(self, name):
-        """A member of the loaded nested stack, or None."""
-        try:
-            return grouputils.get_resource(self, name, False)
-        except exception.NotFound:
-            # Listed in our data but not in the nested stack (an update
-            # that failed before the nested stack took the new template).
-            return None
+        """A member of the loaded nested stack, or None (also when listed in
+        our data but not in the nested stack: an update that failed before
+        the nested stack took the new template)."""
+        nested = self.nested()
+        return nested.get(name) if nested is not None else None
 
     def _member_ref(self, name):
         member = self._member(name)

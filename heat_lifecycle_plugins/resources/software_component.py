@@ -12,14 +12,15 @@ from heat.common.i18n import _
 from heat.engine import attributes
 from heat.engine import constraints
 from heat.engine import properties
-from heat.engine.resources.openstack.heat import software_config
 from heat.engine import support
 from heat.rpc import api as rpc_api
+from oslo_serialization import jsonutils
 
+from heat_lifecycle_plugins import heat_internals
 from heat_lifecycle_plugins import protocol
 from heat_lifecycle_plugins.resources import component_config
 
-SoftwareConfig = software_config.SoftwareConfig
+SoftwareConfig = heat_internals.load(heat_internals.IN_TREE_SOFTWARE_CONFIG)
 
 
 class ValidComponentConfigs(constraints.Constraint):
@@ -81,7 +82,11 @@ class SoftwareComponent(SoftwareConfig):
         protocol.ACTIONS, protocol.ENTRY_CONFIG, protocol.TOOL,
     )
 
-    ATTRIBUTES = (CONFIGS_ATTR,) = (protocol.CONFIGS,)
+    ATTRIBUTES = (
+        CONFIGS_ATTR, CONFIG_ATTR,
+    ) = (
+        protocol.CONFIGS, SoftwareConfig.CONFIG_ATTR,
+    )
 
     # Checked as a whole by ValidComponentConfigs, so that each error can
     # name the entry's index and the bad value.
@@ -135,6 +140,14 @@ class SoftwareComponent(SoftwareConfig):
               'its tool receives.'),
             type=attributes.Schema.LIST,
         ),
+        # Declared by the in-tree type (inherited from SoftwareConfig), which
+        # always returns null for it.
+        CONFIG_ATTR: attributes.Schema(
+            _('The component as the software-config API stores it and a '
+              'deployment delivers it: the JSON text of {"configs": [...]}, '
+              'each entry with its actions, config, tool and options.'),
+            type=attributes.Schema.STRING,
+        ),
     }
 
     def validate_template(self):
@@ -172,9 +185,12 @@ class SoftwareComponent(SoftwareConfig):
         self.resource_id_set(sc[rpc_api.SOFTWARE_CONFIG_ID])
 
     def _resolve_attribute(self, name):
-        if name == self.CONFIGS_ATTR and self.resource_id:
-            with self.rpc_client().ignore_error_by_name('NotFound'):
-                sc = self.rpc_client().show_software_config(
-                    self.context, self.resource_id)
-                stored = sc[rpc_api.SOFTWARE_CONFIG_CONFIG] or {}
+        if name not in self.ATTRIBUTES or not self.resource_id:
+            return None
+        with self.rpc_client().ignore_error_by_name('NotFound'):
+            sc = self.rpc_client().show_software_config(
+                self.context, self.resource_id)
+            stored = sc[rpc_api.SOFTWARE_CONFIG_CONFIG] or {}
+            if name == self.CONFIGS_ATTR:
                 return stored.get(self.CONFIGS)
+            return jsonutils.dumps(stored, sort_keys=True)

@@ -14,19 +14,20 @@ from oslo_log import log as logging
 
 from heat.common import exception
 from heat.common.i18n import _
-from heat.db import api as db_api
-from heat.engine.resources.openstack.heat import software_deployment
 from heat.engine import software_config_io as swc_io
 from heat.engine import support
 from heat.rpc import api as rpc_api
 
+from heat_lifecycle_plugins import heat_internals
 from heat_lifecycle_plugins import protocol
 from heat_lifecycle_plugins.resources import component_config
 from heat_lifecycle_plugins.resources import deployment_signals
 
 LOG = logging.getLogger(__name__)
 
-InTreeSoftwareDeployment = software_deployment.SoftwareDeployment
+# Extended, not rewritten: the private names used are in heat_internals.
+InTreeSoftwareDeployment = heat_internals.load(
+    heat_internals.IN_TREE_SOFTWARE_DEPLOYMENT)
 
 
 class SoftwareDeployment(InTreeSoftwareDeployment):
@@ -145,10 +146,9 @@ class SoftwareDeployment(InTreeSoftwareDeployment):
         if server_type == 'OS::Nova::Server' or (
                 not server_type and self._compute_in_catalog()):
             return super(SoftwareDeployment, self)._server_exists(sd)
-        server = db_api.resource_get_by_physical_resource_id(
+        state = heat_internals.resource_state_by_physical_id(
             self.context, sd[rpc_api.SOFTWARE_DEPLOYMENT_SERVER_ID])
-        return server is not None and (server.action, server.status) != (
-            self.DELETE, self.COMPLETE)
+        return state is not None and state != (self.DELETE, self.COMPLETE)
 
     def _compute_in_catalog(self):
         return self.client_plugin('nova').does_endpoint_exist(

@@ -1,8 +1,12 @@
 """The heat-lifecycle-plugins command, run as a real subprocess."""
 
 import os
+import re
 
+from heat_lifecycle_plugins import checks
 from heat_lifecycle_plugins import cli
+from heat_lifecycle_plugins import heat_internals
+from heat_lifecycle_plugins import releases
 from tests.plugin_env import BROKEN_DIST
 from tests.plugin_env import PROBE_DIST
 from tests.plugin_env import run_cli
@@ -42,6 +46,18 @@ def test_list_shows_every_type_of_the_group():
             'lifecycle_probe:LifecycleProbe' in listed.stdout)
 
 
+def test_list_prints_the_types_and_nothing_else():
+    """Not Heat's or eventlet's notices: list imports none of the types."""
+    listed = run_cli('list', dists=(PROBE_DIST, BROKEN_DIST))
+    assert listed.stderr == ''
+    lines = listed.stdout.splitlines()
+    assert all(re.match(r'^\S+ +[\w.]+:\w+$', line) for line in lines), lines
+    assert {line.split()[0] for line in lines} >= {
+        'OS::Heat::ResourceChain', 'OS::Heat::SoftwareComponent',
+        'OS::Heat::SoftwareDeployment', 'OS::Mistral::ExternalResource',
+        'Test::Lifecycle::Probe', 'Test::Lifecycle::Broken'}
+
+
 def test_check_reports_our_types_as_winners(tmp_path):
     plugin_dir = str(tmp_path / 'plugins')
     assert run_cli('install-loader', '--plugin-dir',
@@ -51,6 +67,52 @@ def test_check_reports_our_types_as_winners(tmp_path):
     assert checked.returncode == 0, checked.stdout + checked.stderr
     assert 'ok   Test::Lifecycle::Probe' in checked.stdout
     assert 'FAIL' not in checked.stdout
+
+
+def test_check_prints_its_findings_then_the_types_and_nothing_else(
+        tmp_path):
+    plugin_dir = str(tmp_path / 'plugins')
+    run_cli('install-loader', '--plugin-dir', plugin_dir)
+    conf = write_heat_conf(str(tmp_path / 'heat.conf'), plugin_dir)
+    checked = run_cli('check', '--config-file', conf)
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    assert checked.stderr == ''
+    lines = checked.stdout.splitlines()
+    assert all(line[:5] in ('ok   ', 'warn ') for line in lines), lines
+    version = heat_internals.heat_version()
+    series = releases.series_of(version)
+    assert lines[0].startswith('ok   heat: openstack-heat %s, series %s' % (
+        '.'.join(map(str, version)), series.name))
+    issues = [line.split(':')[0] for line in lines if line.startswith('warn')]
+    assert issues == ['warn %s' % i.key for i in releases.issues_of(version)]
+    assert lines[len(issues) + 1].startswith('ok   boundary: the ')
+    assert len(lines) == len(issues) + 2 + 5  # our 4 types + the probe
+
+
+def test_check_names_a_config_file_it_cannot_read(tmp_path):
+    missing = str(tmp_path / 'nowhere.conf')
+    checked = run_cli('check', '--config-file', missing)
+    assert checked.returncode == 1
+    assert checked.stderr == ''
+    assert checked.stdout.splitlines()[-1] == (
+        'FAIL config: Failed to find some config files: %s' % missing)
+
+
+def test_check_names_an_unsupported_heat_release():
+    found = checks.release_findings((28, 0, 0))
+    assert checks.render(found[0]) == (
+        'warn heat: openstack-heat 28.0.0 is not a supported series '
+        '(supported: 2025.1 (Heat 24.x) .. 2026.2 (Heat 27.x)); engine on '
+        'native threads')
+
+
+def test_check_fails_naming_an_internal_heat_name_that_moved(monkeypatch):
+    from heat.db import api as db_api
+    monkeypatch.delattr(db_api, 'software_deployment_get')
+    found = checks.boundary_findings(heat_internals.heat_version())
+    assert [(f.level, f.topic) for f in found] == [('FAIL', 'boundary')]
+    assert checks.render(found[0]).startswith(
+        'FAIL boundary: heat.db.api:software_deployment_get is missing')
 
 
 def test_check_fails_naming_the_type_without_the_loader(tmp_path):

@@ -62,3 +62,20 @@ def test_problems_are_all_reported_with_index_and_value():
 def test_unresolved_values_are_left_for_later():
     assert cc.problems(None) == []
     assert cc.problems([entry('t', [None])]) == []
+
+
+def test_an_integer_or_boolean_config_is_stored_as_text_as_in_tree():
+    """The in-tree entry's config is a string property, which turns 5 and
+    true into "5" and "True"; ours accepts them the same way."""
+    configs = [entry('script', ['CREATE'], config=5),
+               entry('script', ['DELETE'], config=True)]
+    assert cc.problems(configs) == []
+    assert [s['config'] for s in cc.stored_configs(configs, {})] == [
+        '5', 'True']
+
+
+def test_a_list_or_float_config_is_refused_naming_the_entry():
+    assert cc.problems([entry('script', config=1.5)]) == [
+        'configs[0].config must be a string or a map, not 1.5']
+    assert cc.problems([entry('script', config=['a'])]) == [
+        "configs[0].config must be a string or a map, not ['a']"]

@@ -1,0 +1,30 @@
+"""`stack check` of a stack with a ResourceChain, on every Heat series: the
+chain checks its nested stack (through convergence from Heat 26.0, the
+legacy check before)."""
+
+from tests.functional.resource_chain import chain_members
+from tests.functional.resource_chain.templates import CHAIN
+from tests.functional.resource_chain.templates import params
+
+A, B = 'Test::Chain::A', 'Test::Chain::B'
+
+
+def test_check_reaches_every_member_and_the_chain_still_updates(
+        chain_engine, group):
+    ident = chain_engine.create(CHAIN, params=params([A, B], group))
+    refs = chain_engine.outputs(ident)['refs']
+
+    chain_engine.check(ident)
+    checked = {(r['resource_name'], r['resource_action'],
+                r['resource_status'])
+               for r in chain_engine.resources(ident, nested_depth=1)}
+    assert checked == {('chain', 'CHECK', 'COMPLETE'),
+                       ('0', 'CHECK', 'COMPLETE'), ('1', 'CHECK', 'COMPLETE')}
+    assert chain_engine.outputs(ident)['refs'] == refs
+
+    # The checked chain takes an insertion without replacing its members.
+    chain_engine.update(ident, CHAIN, params=params([A, A, B], group))
+    assert chain_engine.outputs(ident)['kinds'] == [A, A, B]
+    assert chain_engine.outputs(ident)['refs'][::2] == refs
+    chain_engine.delete(ident)
+    assert ('delete', A) in chain_members.events(group)

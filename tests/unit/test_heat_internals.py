@@ -1,0 +1,154 @@
+"""The boundary to Heat's internals holds on the installed Heat, fails
+naming the name when it does not, and nothing bypasses it."""
+
+import ast
+import importlib
+import inspect
+import os
+
+import pytest
+
+from heat_lifecycle_plugins import heat_internals
+from heat_lifecycle_plugins import registry
+
+PACKAGE = os.path.dirname(heat_internals.__file__)
+IN_TREE_SD = heat_internals.load(heat_internals.IN_TREE_SOFTWARE_DEPLOYMENT)
+
+
+def test_every_internal_name_holds_on_the_installed_heat():
+    problems = heat_internals.contract_problems()
+    assert not problems, 'Heat %s:\n%s' % (
+        '.'.join(map(str, heat_internals.heat_version())),
+        '\n'.join(problems))
+
+
+def test_a_renamed_private_method_fails_the_check_naming_it(monkeypatch):
+    method = IN_TREE_SD.__dict__['_load_config']
+    monkeypatch.delattr(IN_TREE_SD, '_load_config')
+    monkeypatch.setattr(IN_TREE_SD, '_load_config_v2', method, raising=False)
+    problems = heat_internals.contract_problems()
+    assert problems == [
+        '%s._load_config is missing: type object \'SoftwareDeployment\' has '
+        'no attribute \'_load_config\' (used by '
+        'software_deployment.SoftwareDeployment)'
+        % heat_internals.IN_TREE_SOFTWARE_DEPLOYMENT]
+
+
+def test_a_changed_signature_fails_the_check_naming_both(monkeypatch):
+    def _build_properties(self, config_id, action, status):
+        return {}
+    monkeypatch.setattr(IN_TREE_SD, '_build_properties', _build_properties)
+    problems = heat_internals.contract_problems()
+    assert len(problems) == 1
+    assert problems[0].startswith(
+        '%s._build_properties has signature (self, config_id, action, '
+        'status), expected (self, config_id, action)'
+        % heat_internals.IN_TREE_SOFTWARE_DEPLOYMENT)
+
+
+def test_an_override_heat_no_longer_calls_fails_the_check(monkeypatch):
+    def handle_suspend(self):
+        return None
+    monkeypatch.setattr(IN_TREE_SD, 'handle_suspend', handle_suspend)
+    assert heat_internals.contract_problems() == [
+        '%s.handle_suspend no longer refers to _handle_action (used by '
+        'software_deployment.SoftwareDeployment)'
+        % heat_internals.IN_TREE_SOFTWARE_DEPLOYMENT]
+
+
+def test_a_name_holds_only_for_the_releases_it_is_declared_for():
+    name = heat_internals.Name('heat.nowhere:gone', since=(25, 0, 0),
+                               until=(26, 0, 0))
+    assert not heat_internals.applies(name, (24, 1, 2))
+    assert heat_internals.applies(name, (25, 0, 2))
+    assert not heat_internals.applies(name, (26, 0, 0))
+    assert heat_internals.name_problem(name).startswith(
+        'heat.nowhere:gone is missing: No module named \'heat.nowhere\'')
+
+
+# -- nothing bypasses the boundary ------------------------------------------
+
+def package_modules():
+    for folder, _, files in os.walk(PACKAGE):
+        for name in sorted(files):
+            if name.endswith('.py'):
+                yield os.path.join(folder, name)
+
+
+def heat_imports(path):
+    """(line, imported name) of every `heat` import of a source file."""
+    with open(path) as f:
+        tree = ast.parse(f.read())
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name.split('.')[0] == 'heat':
+                    yield node.lineno, alias.name
+        elif isinstance(node, ast.ImportFrom) and node.module and \
+                node.module.split('.')[0] == 'heat':
+            for alias in node.names:
+                yield node.lineno, '%s.%s' % (node.module, alias.name)
+
+
+def in_plugin_api(name):
+    return any(name == m or name.startswith(m + '.')
+               for m in heat_internals.PLUGIN_API_MODULES)
+
+
+def test_only_heat_internals_imports_heat_beyond_the_plugin_api():
+    outside = []
+    for path in package_modules():
+        if path == heat_internals.__file__:
+            continue
+        outside += ['%s:%d %s' % (os.path.relpath(path, PACKAGE), line, name)
+                    for line, name in heat_imports(path)
+                    if not in_plugin_api(name)]
+    assert not outside, ('imports of Heat internals outside '
+                         'heat_internals.py: %s' % outside)
+
+
+def our_resource_classes():
+    for _, target in registry.entry_points():
+        module = importlib.import_module(target.split(':')[0])
+        if module.__name__.startswith('heat_lifecycle_plugins.'):
+            yield getattr(module, target.split(':')[1])
+
+
+def underscore_names(cls):
+    """_names a class's own source reads or defines (not dunders)."""
+    tree = ast.parse(inspect.getsource(cls))
+    used = {n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute)}
+    return {n for n in used | set(vars(cls))
+            if n.startswith('_') and not n.startswith('__')}
+
+
+def heat_owner(cls, name):
+    """The Heat class in cls's MRO that defines name, or None."""
+    for base in cls.__mro__:
+        if base.__module__.split('.')[0] == 'heat' and name in vars(base):
+            return base
+    return None
+
+
+def declared_on(cls, name):
+    for target in heat_internals.declared_targets():
+        owner, _, last = target.rpartition('.')
+        if last == name and ':' in owner:
+            try:
+                if heat_internals.load(owner) in cls.__mro__:
+                    return True
+            except (ImportError, AttributeError):
+                continue
+    return False
+
+
+@pytest.mark.parametrize('cls', list(our_resource_classes()),
+                         ids=lambda c: c.__name__)
+def test_every_private_heat_name_a_type_uses_is_declared(cls):
+    undeclared = sorted(
+        '%s.%s' % (heat_owner(cls, n).__name__, n)
+        for n in underscore_names(cls)
+        if heat_owner(cls, n) is not None and not declared_on(cls, n))
+    assert not undeclared, (
+        '%s uses private Heat names not declared in heat_internals.CONTRACT:'
+        ' %s' % (cls.__name__, undeclared))
