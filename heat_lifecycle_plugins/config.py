@@ -1,7 +1,9 @@
-"""The package's oslo.config options, all in the [heat_lifecycle_plugins] group.
+"""The engine side's options: the [heat_lifecycle_plugins] group of heat.conf.
 
-Read inside heat-engine from heat.conf; `oslo-config-generator --namespace
-heat_lifecycle_plugins` prints a sample.
+Read inside heat-engine, which imports the resource types (and so this
+module) before it reads its configuration: the options are registered at
+import. `oslo-config-generator --namespace heat_lifecycle_plugins` prints a
+sample. The in-instance agent's options are in agent/config.py.
 """
 
 from oslo_config import cfg
@@ -37,52 +39,15 @@ mistral_opts = [
                     'retried: the execution may exist).'),
 ]
 
-# Options of heat-lifecycle-agent, the in-instance agent (read from its own
-# --config-file on the server; its command-line flags win over them).
-agent_opts = [
-    cfg.StrOpt('agent_metadata_file',
-               default='/var/run/heat-config/heat-config',
-               help='JSON file with the deployments list written by '
-                    'os-collect-config/os-apply-config. The HEAT_SHELL_CONFIG '
-                    'environment variable overrides it.'),
-    cfg.StrOpt('agent_deployed_dir', default='/var/lib/heat-config/deployed',
-               help='Directory of the agent\'s state: <id>.json marks a '
-                    'deployment as signalled. HEAT_CONFIG_DEPLOYED overrides '
-                    'it.'),
-    cfg.ListOpt('agent_hooks_dirs',
-                default=['/usr/libexec/heat-config/hooks',
-                         '/var/lib/heat-config/hooks'],
-                help='Directories searched, in order, for the hook named '
-                     'like the config group; HEAT_CONFIG_HOOKS is searched '
-                     'first and the hooks shipped with this package last.'),
-    cfg.FloatOpt('agent_hook_timeout', default=3600.0, min=1,
-                 help='Seconds one deployment\'s hook may run; then it is '
-                      'killed and the deployment signalled FAILED.'),
-    cfg.IntOpt('agent_signal_retries', default=8, min=0,
-               help='Retries of a signal that failed to connect or got a '
-                    '5xx answer. A 4xx answer is reported, never retried.'),
-    cfg.FloatOpt('agent_signal_backoff', default=1.0, min=0,
-                 help='Seconds before the first signal retry; doubled for '
-                      'every further retry, up to 60 seconds.'),
-    cfg.FloatOpt('agent_signal_timeout', default=60.0, min=1,
-                 help='Seconds one signal request may take.'),
-    cfg.IntOpt('agent_max_signal_bytes', default=1048576, min=4096,
-               help='Largest signal body in bytes (Heat\'s '
-                    'max_json_body_size). deploy_stdout and deploy_stderr are '
-                    'trimmed from their start to fit.'),
-]
-
-ALL_OPTS = mistral_opts + agent_opts
-
 
 def register_opts(conf=cfg.CONF):
     conf.register_group(GROUP)
-    conf.register_opts(ALL_OPTS, group=GROUP)
+    conf.register_opts(mistral_opts, group=GROUP)
 
 
 def list_opts():
     """Entry point of the oslo.config.opts namespace."""
-    return [(GROUP, ALL_OPTS)]
+    return [(GROUP, mistral_opts)]
 
 
 register_opts()

@@ -21,13 +21,11 @@ from oslo_serialization import jsonutils
 import requests
 
 from heat_lifecycle_plugins import config
+from heat_lifecycle_plugins.resources import execution_results
 
 LOG = logging.getLogger(__name__)
 
 SERVICE_TYPE = 'workflowv2'
-RUNNING_STATES = ('IDLE', 'RUNNING', 'PAUSED')
-FAILED_STATES = ('ERROR', 'CANCELLED')
-SUCCESS = 'SUCCESS'
 BACKOFF_START = 0.5  # seconds before the first retry; doubles each time
 BACKOFF_MAX = 8.0
 
@@ -176,18 +174,16 @@ class MistralClient(object):
         return execution.id
 
     def execution(self, execution_id):
-        """(state, state_info, output dict) of an execution."""
+        """An execution_results.Execution, values as Mistral sends them."""
         execution = self._call('get execution %s' % execution_id,
                                self._client.executions.get, execution_id)
-        output = execution.output
-        if isinstance(output, str):
-            output = jsonutils.loads(output) if output.strip() else {}
-        return execution.state, execution.state_info, output
+        return execution_results.Execution(
+            execution.state, execution.state_info, execution.output)
 
     def cancel_execution(self, execution_id, reason):
         """Cancel an execution that may still run; False if already over."""
-        state = self.execution(execution_id)[0]
-        if state not in RUNNING_STATES:
+        state = self.execution(execution_id).state
+        if not execution_results.is_running(state):
             return False
         # executions.update() cannot send state_info, the reason Mistral
         # records; the manager's own PUT helper can.
@@ -198,16 +194,11 @@ class MistralClient(object):
         return True
 
     def tasks(self, execution_id):
-        """[(name, state, state_info, published dict)] of its tasks."""
+        """The execution's tasks, values as Mistral sends them."""
         tasks = self._call('list tasks of execution %s' % execution_id,
                            self._client.tasks.list,
                            workflow_execution_id=execution_id)
-        result = []
-        for task in tasks:
-            published = getattr(task, 'published', None) or {}
-            if isinstance(published, str):
-                published = jsonutils.loads(published) if published.strip() \
-                    else {}
-            result.append((task.name, task.state, task.state_info,
-                           published))
-        return result
+        return [execution_results.Task(task.name, task.state,
+                                       task.state_info,
+                                       getattr(task, 'published', None))
+                for task in tasks]

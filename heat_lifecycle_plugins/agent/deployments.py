@@ -1,13 +1,17 @@
-"""The deployments list written by os-collect-config, and their inputs."""
+"""The deployments list written by os-collect-config, each read once.
+
+Every item of the list becomes a Deployment: its problem (None when it can
+be run), its id, name and input values, and the Redactor of its secrets.
+A malformed item is a Deployment too, so that the inputs that could be read
+still say how to signal its failure.
+"""
 
 import json
 import os
 import stat
 
-# Inputs whose values are credentials or carry a signature.
-SECRET_INPUTS = ('deploy_password', 'deploy_signal_id', 'deploy_auth_token')
-SECRET_WORDS = ('password', 'secret', 'token')
-REDACTED = '***'
+from heat_lifecycle_plugins.agent import redaction
+from heat_lifecycle_plugins import protocol
 
 
 class BadDeployment(ValueError):
@@ -15,7 +19,7 @@ class BadDeployment(ValueError):
 
 
 def load(path):
-    """The list of deployments in the metadata file at `path`.
+    """The deployments in the metadata file at `path`, as Deployments.
 
     heat-agents' os-apply-config template writes the bare list; a map with a
     `deployments` key (the server's whole metadata) is accepted too. The file
@@ -36,88 +40,80 @@ def load(path):
     except ValueError as exc:
         raise BadDeployment('metadata file %s is not JSON: %s' % (path, exc))
     if isinstance(data, dict):
-        data = data.get('deployments') or []
+        data = data.get(protocol.METADATA_DEPLOYMENTS) or []
     if not isinstance(data, list):
         raise BadDeployment('metadata file %s holds %s, not a list of '
                             'deployments' % (path, type(data).__name__))
-    return data
+    return [Deployment(item) for item in data]
 
 
-def describe(deployment):
+def describe(raw):
     """A short name for logs and error messages (never input values)."""
-    if not isinstance(deployment, dict):
-        return repr(deployment)[:80]
-    return '%s (id %s)' % (deployment.get('name') or '?',
-                           deployment.get('id') or '?')
+    if not isinstance(raw, dict):
+        return repr(raw)[:80]
+    return '%s (id %s)' % (raw.get(protocol.NAME) or '?',
+                           raw.get(protocol.ID) or '?')
 
 
-def check(deployment):
-    """Raise BadDeployment unless `deployment` has the fields we use."""
-    if not isinstance(deployment, dict):
-        raise BadDeployment('deployment %s is a %s, not a map'
-                            % (describe(deployment),
-                               type(deployment).__name__))
-    dep_id = deployment.get('id')
-    if not isinstance(dep_id, str) or not dep_id or '/' in dep_id \
-            or dep_id.startswith('.'):
-        raise BadDeployment('deployment %s: bad id %r'
-                            % (describe(deployment), dep_id))
-    inputs = deployment.get('inputs') or []
+def _usable_id(raw):
+    """The item's id if it can name a state file, else None."""
+    dep_id = raw.get(protocol.ID) if isinstance(raw, dict) else None
+    if (isinstance(dep_id, str) and dep_id and '/' not in dep_id and
+            not dep_id.startswith('.')):
+        return dep_id
+    return None
+
+
+def _problem(raw, name):
+    """Why the agent cannot use item `raw`, or None."""
+    if not isinstance(raw, dict):
+        return 'deployment %s is a %s, not a map' % (name,
+                                                     type(raw).__name__)
+    if _usable_id(raw) is None:
+        return 'deployment %s: bad id %r' % (name, raw.get(protocol.ID))
+    inputs = raw.get(protocol.INPUTS) or []
     if not isinstance(inputs, list):
-        raise BadDeployment('deployment %s: inputs must be a list, got a %s'
-                            % (describe(deployment), type(inputs).__name__))
+        return 'deployment %s: inputs must be a list, got a %s' % (
+            name, type(inputs).__name__)
     for index, item in enumerate(inputs):
         # Input values may be secrets: name the item, never print it.
-        if not isinstance(item, dict) or not isinstance(item.get('name'),
-                                                        str):
-            raise BadDeployment('deployment %s: inputs[%d] must be a map '
-                                'with a string name, got a %s'
-                                % (describe(deployment), index,
-                                   type(item).__name__))
-    group = deployment.get('group')
+        if not isinstance(item, dict) or not isinstance(
+                item.get(protocol.IO_NAME), str):
+            return ('deployment %s: inputs[%d] must be a map with a string '
+                    'name, got a %s' % (name, index, type(item).__name__))
+    group = raw.get(protocol.GROUP)
     if not isinstance(group, str) or not group:
-        raise BadDeployment('deployment %s: bad group %r'
-                            % (describe(deployment), group))
+        return 'deployment %s: bad group %r' % (name, group)
+    return None
 
 
-def input_values(deployment):
-    """name -> value of the deployment's inputs."""
-    return {i['name']: i.get('value')
-            for i in deployment.get('inputs') or []
-            if isinstance(i, dict) and 'name' in i}
+def _input_values(raw):
+    """name -> value of the inputs that can be read."""
+    inputs = raw.get(protocol.INPUTS) if isinstance(raw, dict) else None
+    if not isinstance(inputs, list):
+        return {}
+    return {item[protocol.IO_NAME]: item.get(protocol.IO_VALUE)
+            for item in inputs
+            if isinstance(item, dict) and protocol.IO_NAME in item}
 
 
-def is_true(value):
-    return value is True or (isinstance(value, str) and
-                             value.strip().lower() == 'true')
+class Deployment(object):
+    """One item of the deployments list, read once."""
 
+    def __init__(self, raw):
+        self.raw = raw
+        self.name = describe(raw)
+        self.id = _usable_id(raw)
+        self.problem = _problem(raw, self.name)
+        self.values = _input_values(raw)
+        self.action = self.values.get(protocol.DEPLOY_ACTION)
+        self.status_aware = protocol.is_true(
+            self.values.get(protocol.DEPLOY_STATUS_AWARE))
+        self.redactor = redaction.Redactor(self.values)
 
-def stringify_string_inputs(deployment):
-    """Give String-typed inputs string values, as hooks expect.
-
-    heat-agents hooks put inputs into the environment and fail on anything
-    but a string.
-    """
-    for item in deployment.get('inputs') or []:
-        if item.get('type') == 'String' and 'value' in item \
-                and not isinstance(item['value'], str):
-            value = item['value']
-            item['value'] = ('' if value is None else
-                             json.dumps(value) if isinstance(value,
-                                                             (dict, list))
-                             else str(value).lower()
-                             if isinstance(value, bool) else str(value))
-
-
-def is_secret(name):
-    name = name.lower()
-    return name in SECRET_INPUTS or any(w in name for w in SECRET_WORDS)
-
-
-def redacted(deployment):
-    """A copy of `deployment` without credentials, safe to keep on disk."""
-    copy = dict(deployment)
-    copy['inputs'] = [
-        dict(i, value=REDACTED) if is_secret(i.get('name', '')) else i
-        for i in deployment.get('inputs') or [] if isinstance(i, dict)]
-    return copy
+    def redacted(self):
+        """The item without its secrets, safe to keep on disk."""
+        copy = dict(self.raw)
+        copy[protocol.INPUTS] = self.redactor.inputs(
+            self.raw.get(protocol.INPUTS) or [])
+        return copy

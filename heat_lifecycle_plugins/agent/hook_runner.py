@@ -14,12 +14,17 @@ import sys
 
 from oslo_log import log as logging
 
+from heat_lifecycle_plugins import protocol
+
 LOG = logging.getLogger(__name__)
 
 PACKAGED_HOOKS_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                   'hooks')
 KILL_GRACE_SECONDS = 5
-# Exit statuses reported for failures of the agent itself, as shells do.
+# Status codes reported for failures of the agent itself: a deployment it
+# could not run, and as shells do, a hook that timed out, is missing or
+# could not be started.
+ERROR_STATUS = 1
 TIMED_OUT = 124
 NOT_FOUND = 127
 NOT_RUN = 126
@@ -118,18 +123,18 @@ def interpret(path, returncode, stdout, stderr):
                                  % path)
 
     outputs = {k: v for k, v in data.items()
-               if k not in ('deploy_stdout', 'deploy_stderr',
-                            'deploy_status_code', 'deploy_status',
-                            'deploy_status_reason')}
-    tool_stdout = _as_text(data.get('deploy_stdout'))
-    tool_stderr = _as_text(data.get('deploy_stderr'))
-    raw_code = data.get('deploy_status_code', 0)
+               if k not in protocol.SIGNAL_KEYS}
+    tool_stdout = _as_text(data.get(protocol.DEPLOY_STDOUT))
+    tool_stderr = _as_text(data.get(protocol.DEPLOY_STDERR))
+    raw_code = data.get(protocol.DEPLOY_STATUS_CODE, 0)
     try:
         code = int(raw_code if raw_code is not None else 0)
     except (TypeError, ValueError):
         return HookResult(1, tool_stdout, tool_stderr, outputs,
-                          reason='hook %s returned a deploy_status_code that '
-                                 'is not a number: %r' % (path, raw_code))
+                          reason='hook %s returned a %s that is not a '
+                                 'number: %r' % (path,
+                                                 protocol.DEPLOY_STATUS_CODE,
+                                                 raw_code))
     if code:
         return HookResult(code, tool_stdout, tool_stderr, outputs,
                           reason='%s: the tool exited with status %s'

@@ -1,4 +1,4 @@
-"""Which config and which hook a deployment runs.
+"""What a deployment's hook is given: which config, for which tool.
 
 Group `component` (a SoftwareComponent): the entry of `config.configs` whose
 `actions` contain the deployment's `deploy_action`, run as a deployment of
@@ -6,11 +6,12 @@ group <tool> with only that entry's options. Any other group runs as is.
 """
 
 import copy
+import json
 import re
 
 from heat_lifecycle_plugins.agent import deployments
+from heat_lifecycle_plugins import protocol
 
-COMPONENT = 'component'
 HOOK_NAME = re.compile(r'^[A-Za-z0-9_-]+$')
 
 
@@ -22,56 +23,47 @@ def hook_name(deployment, group):
     if not isinstance(group, str) or not HOOK_NAME.match(group):
         raise deployments.BadDeployment(
             'deployment %s: tool/group %r is not a valid hook name (letters, '
-            'digits, - and _ only)' % (deployments.describe(deployment),
-                                       group))
+            'digits, - and _ only)' % (deployment.name, group))
     return group
 
 
 def _entry_options(entry, component_options, tools):
-    """An entry's options: its own, or derived from the component's.
+    """An entry's options: its own, or its tool's share of the component's.
 
-    Keys of the component's options named like a tool of the component are
-    tool sections: the entry gets its own tool's section and the keys that
-    are not sections.
+    An engine of ours stores each entry with its options; an in-tree
+    engine stores one shared map.
     """
-    if isinstance(entry.get('options'), dict):
-        return entry['options']
-    if not isinstance(component_options, dict):
-        return component_options
-    return {k: v for k, v in component_options.items()
-            if k not in tools or k == entry.get('tool')}
+    if isinstance(entry.get(protocol.ENTRY_OPTIONS), dict):
+        return entry[protocol.ENTRY_OPTIONS]
+    return protocol.tool_options(component_options,
+                                 entry.get(protocol.TOOL), tools)
 
 
-def select(deployment):
-    """The deployment to give the hook (a new dict); raises BadDeployment."""
-    deployments.check(deployment)
-    selected = copy.deepcopy(deployment)
-    if deployment['group'] != COMPONENT:
-        hook_name(deployment, deployment['group'])
-        return selected
-
-    name = deployments.describe(deployment)
-    action = deployments.input_values(deployment).get('deploy_action')
-    config = deployment.get('config')
-    configs = config.get('configs') if isinstance(config, dict) else None
+def _component_entry(deployment):
+    """The entry of a component for the deployment's action."""
+    name, action = deployment.name, deployment.action
+    config = deployment.raw.get(protocol.CONFIG)
+    configs = (config.get(protocol.CONFIGS) if isinstance(config, dict)
+               else None)
     if not isinstance(configs, list):
         raise deployments.BadDeployment(
             'deployment %s: a component config must be a map with a list '
-            '"configs", got %r' % (name, config if not isinstance(config, dict)
-                                   else sorted(config)))
+            '"%s", got %r' % (name, protocol.CONFIGS,
+                              config if not isinstance(config, dict)
+                              else sorted(config)))
     for index, entry in enumerate(configs):
         if not isinstance(entry, dict) or not isinstance(
-                entry.get('actions'), list):
+                entry.get(protocol.ACTIONS), list):
             raise deployments.BadDeployment(
                 'deployment %s: configs[%d] must be a map with a list '
-                '"actions", got %r' % (name, index, entry))
+                '"%s", got %r' % (name, index, protocol.ACTIONS, entry))
     if not action:
         raise deployments.BadDeployment(
-            'deployment %s: component deployment without a deploy_action '
-            'input' % name)
-    matches = [e for e in configs if action in e['actions']]
+            'deployment %s: component deployment without a %s input'
+            % (name, protocol.DEPLOY_ACTION))
+    matches = [e for e in configs if action in e[protocol.ACTIONS]]
     if not matches:
-        offered = sorted({a for e in configs for a in e['actions']
+        offered = sorted({a for e in configs for a in e[protocol.ACTIONS]
                           if isinstance(a, str)})
         raise NoConfigForAction(
             'deployment %s: the component has no config for action %s '
@@ -81,10 +73,47 @@ def select(deployment):
         raise deployments.BadDeployment(
             'deployment %s: %d configs of the component list action %s; '
             'only one may' % (name, len(matches), action))
-    entry = matches[0]
-    tools = {e.get('tool') for e in configs}
-    selected['group'] = hook_name(deployment, entry.get('tool'))
-    selected['config'] = copy.deepcopy(entry.get('config'))
-    selected['options'] = copy.deepcopy(_entry_options(
-        entry, deployment.get('options'), tools))
-    return selected
+    return matches[0], {e.get(protocol.TOOL) for e in configs}
+
+
+def _as_string(value):
+    if value is None:
+        return ''
+    if isinstance(value, (dict, list)):
+        return json.dumps(value)
+    if isinstance(value, bool):
+        return str(value).lower()
+    return str(value)
+
+
+def _stringify_string_inputs(payload):
+    """Give String-typed inputs string values, as hooks expect.
+
+    heat-agents hooks put inputs into the environment and fail on anything
+    but a string.
+    """
+    for item in payload.get(protocol.INPUTS) or []:
+        if (item.get(protocol.IO_TYPE) == protocol.STRING_TYPE and
+                protocol.IO_VALUE in item and
+                not isinstance(item[protocol.IO_VALUE], str)):
+            item[protocol.IO_VALUE] = _as_string(item[protocol.IO_VALUE])
+
+
+def select(deployment):
+    """The deployment to give the hook (a new dict); raises BadDeployment."""
+    if deployment.problem:
+        raise deployments.BadDeployment(deployment.problem)
+    payload = copy.deepcopy(deployment.raw)
+    group = payload[protocol.GROUP]
+    if group != protocol.COMPONENT_GROUP:
+        hook_name(deployment, group)
+    else:
+        entry, tools = _component_entry(deployment)
+        payload[protocol.GROUP] = hook_name(deployment,
+                                            entry.get(protocol.TOOL))
+        payload[protocol.CONFIG] = copy.deepcopy(
+            entry.get(protocol.ENTRY_CONFIG))
+        payload[protocol.OPTIONS] = copy.deepcopy(_entry_options(
+            entry, deployment.raw.get(protocol.OPTIONS), tools))
+    _stringify_string_inputs(payload)
+    return payload

@@ -5,16 +5,18 @@ Two paths, chosen from the deployment's inputs as heat-agents does:
 `deploy_signal_verb`, or Heat's native signal API (HEAT_SIGNAL) with the
 deploy_auth_url/user/password/project credentials through python-heatclient.
 Connection errors and 5xx answers are retried with exponential backoff; a
-4xx answer is final and raised as SignalRejected.
+4xx answer is final and raised as SignalRejected. Errors are reported
+without the deployment's secrets.
 """
 
 import time
-from urllib import parse
 
 from oslo_log import log as logging
 import requests
 
+from heat_lifecycle_plugins.agent import redaction
 from heat_lifecycle_plugins.agent import trim
+from heat_lifecycle_plugins import protocol
 
 LOG = logging.getLogger(__name__)
 MAX_BACKOFF_SECONDS = 60
@@ -39,12 +41,6 @@ class Retry(object):
         self.sleep = sleep
 
 
-def safe_url(url):
-    """`url` without its query (a signature or token) for logs."""
-    parts = parse.urlsplit(url)
-    return parse.urlunsplit((parts.scheme, parts.netloc, parts.path, '', ''))
-
-
 def _status_of(exc):
     """The HTTP status an exception carries, or None (connection error)."""
     for attr in ('http_status', 'code', 'status_code'):
@@ -56,23 +52,25 @@ def _status_of(exc):
 
 
 class Signaller(object):
-    """Sends the signals of one deployment."""
+    """Sends the signals of one deployments.Deployment."""
 
-    def __init__(self, inputs, retry, timeout):
-        self.inputs = inputs
+    def __init__(self, deployment, retry, timeout):
+        self.inputs = inputs = deployment.values
+        self.redactor = deployment.redactor
         self.retry = retry
         self.timeout = timeout
-        if inputs.get('deploy_signal_id'):
+        if inputs.get(protocol.DEPLOY_SIGNAL_ID):
             self.transport = 'url'
-            self.target = safe_url(inputs['deploy_signal_id'])
-        elif inputs.get('deploy_queue_id'):
+            self.target = redaction.safe_url(
+                inputs[protocol.DEPLOY_SIGNAL_ID])
+        elif inputs.get(protocol.DEPLOY_QUEUE_ID):
             self.transport = 'zaqar'
-            self.target = 'zaqar queue %s' % inputs['deploy_queue_id']
-        elif inputs.get('deploy_auth_url'):
+            self.target = 'zaqar queue %s' % inputs[protocol.DEPLOY_QUEUE_ID]
+        elif inputs.get(protocol.DEPLOY_AUTH_URL):
             self.transport = 'heat'
             self.target = 'resource %s of stack %s' % (
-                inputs.get('deploy_resource_name'),
-                inputs.get('deploy_stack_id'))
+                inputs.get(protocol.DEPLOY_RESOURCE_NAME),
+                inputs.get(protocol.DEPLOY_STACK_ID))
         else:
             self.transport = None
             self.target = None
@@ -85,8 +83,9 @@ class Signaller(object):
         """Deliver `body`; raise SignalError/SignalRejected on failure."""
         if self.transport == 'zaqar':
             raise UnsupportedTransport(
-                'ZAQAR_SIGNAL is not supported by heat-lifecycle-agent; use '
-                'HEAT_SIGNAL, CFN_SIGNAL or TEMP_URL_SIGNAL')
+                '%s is not supported by heat-lifecycle-agent; use %s, %s or '
+                '%s' % (protocol.ZAQAR_SIGNAL, protocol.HEAT_SIGNAL,
+                        protocol.CFN_SIGNAL, protocol.TEMP_URL_SIGNAL))
         send_once = (self._send_url if self.transport == 'url'
                      else self._send_heat)
         data = trim.encode(body)
@@ -122,9 +121,10 @@ class Signaller(object):
                                  self._message(exc)))
 
     def _send_url(self, body, data):
-        verb = (self.inputs.get('deploy_signal_verb') or 'POST').upper()
+        verb = (self.inputs.get(protocol.DEPLOY_SIGNAL_VERB) or
+                protocol.DEFAULT_SIGNAL_VERB).upper()
         response = requests.request(
-            verb, self.inputs['deploy_signal_id'], data=data,
+            verb, self.inputs[protocol.DEPLOY_SIGNAL_ID], data=data,
             headers={'Content-Type': 'application/json'},
             timeout=self.timeout)
         response.raise_for_status()
@@ -134,22 +134,24 @@ class Signaller(object):
         from heatclient import client as heat_client
         from keystoneauth1.identity import v3
         from keystoneauth1 import session as ks_session
+        inputs = self.inputs
+        user_id = inputs.get(protocol.DEPLOY_USER_ID) or None
         auth = v3.Password(
-            auth_url=self.inputs['deploy_auth_url'],
-            user_id=self.inputs.get('deploy_user_id') or None,
-            username=(None if self.inputs.get('deploy_user_id')
-                      else self.inputs.get('deploy_username')),
-            password=self.inputs.get('deploy_password'),
-            project_id=self.inputs.get('deploy_project_id'))
+            auth_url=inputs[protocol.DEPLOY_AUTH_URL],
+            user_id=user_id,
+            username=(None if user_id
+                      else inputs.get(protocol.DEPLOY_USERNAME)),
+            password=inputs.get(protocol.DEPLOY_PASSWORD),
+            project_id=inputs.get(protocol.DEPLOY_PROJECT_ID))
         session = ks_session.Session(auth=auth, timeout=self.timeout)
         return heat_client.Client(
             '1', session=session, service_type='orchestration',
-            region_name=self.inputs.get('deploy_region_name') or None)
+            region_name=inputs.get(protocol.DEPLOY_REGION_NAME) or None)
 
     def _send_heat(self, body, data):
         heat = self._heat_client()
-        heat.resources.signal(self.inputs.get('deploy_stack_id'),
-                              self.inputs.get('deploy_resource_name'),
+        heat.resources.signal(self.inputs.get(protocol.DEPLOY_STACK_ID),
+                              self.inputs.get(protocol.DEPLOY_RESOURCE_NAME),
                               data=body)
         return 200
 
@@ -161,15 +163,7 @@ class Signaller(object):
             # heatclient's errors fail to print a body not in Heat's
             # format (a proxy's error page, for instance).
             text = '%s (HTTP %s)' % (type(exc).__name__, _status_of(exc))
-        url = self.inputs.get('deploy_signal_id')
-        if url:
-            text = text.replace(url, safe_url(url))
-            query = parse.urlsplit(url).query
-            if query:
-                text = text.replace(query, '***')
-        password = self.inputs.get('deploy_password')
-        if password:
-            text = text.replace(password, '***')
+        text = self.redactor.text(text)
         return text if len(text) < 500 else text[:500] + '...'
 
 

@@ -12,8 +12,6 @@ import fcntl
 import json
 import os
 
-from heat_lifecycle_plugins.agent import deployments
-
 OLD_DEPLOYED_DIR = '/var/run/heat-config/deployed'
 
 
@@ -36,8 +34,9 @@ class StateDir(object):
         return os.path.exists(self._file(dep_id, '.json'))
 
     def mark_signalled(self, deployment):
-        self._write(self._file(deployment['id'], '.json'),
-                    deployments.redacted(deployment), 0o644)
+        """Mark a deployments.Deployment as signalled."""
+        self._write(self._file(deployment.id, '.json'),
+                    deployment.redacted(), 0o644)
 
     def record_signal(self, dep_id, body):
         self._write(self._file(dep_id, '.notify.json'), body, 0o600)

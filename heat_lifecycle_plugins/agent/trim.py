@@ -7,7 +7,9 @@ explains a failure) and the trimmed text says how much it lost.
 
 import json
 
-TRIMMED_KEYS = ('deploy_stdout', 'deploy_stderr')
+from heat_lifecycle_plugins import protocol
+
+TRIMMED_KEYS = (protocol.DEPLOY_STDOUT, protocol.DEPLOY_STDERR)
 NOTE = '[heat-lifecycle-agent: %d characters trimmed from the start]\n'
 
 

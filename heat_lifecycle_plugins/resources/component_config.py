@@ -2,36 +2,35 @@
 
 A component is stored through Heat's software-config API with group
 `component` and config {"configs": [{"actions", "config", "tool",
-"options"}, ...]}; this module checks the template's entries, builds that
-form and reads the actions back from it.
+"options"}, ...]} (the names are heat_lifecycle_plugins.protocol's); this
+module checks the template's entries, builds that form and reads the
+actions back from it.
 """
 
 import difflib
 
-GROUP = 'component'
+from heat_lifecycle_plugins import protocol
 
-ACTIONS, CONFIG, TOOL, OPTIONS = 'actions', 'config', 'tool', 'options'
-CONFIGS = 'configs'
-
-LIFECYCLE_ACTIONS = ('CREATE', 'DELETE', 'SUSPEND', 'RESUME', 'UPDATE')
-DEFAULT_ACTIONS = ('CREATE', 'UPDATE')
+# What an entry without `actions` handles.
+DEFAULT_ACTIONS = (protocol.CREATE, protocol.UPDATE)
 
 
 def _did_you_mean(value):
     text = str(value)
-    if text.upper() in LIFECYCLE_ACTIONS:
+    if text.upper() in protocol.LIFECYCLE_ACTIONS:
         return text.upper()
-    close = difflib.get_close_matches(text.upper(), LIFECYCLE_ACTIONS, n=1,
-                                      cutoff=0.6)
+    close = difflib.get_close_matches(
+        text.upper(), protocol.LIFECYCLE_ACTIONS, n=1, cutoff=0.6)
     return close[0] if close else None
 
 
 def _action_problem(where, value):
     hint = _did_you_mean(value)
-    message = '%s.%s: %r is not a lifecycle action' % (where, ACTIONS, value)
+    message = '%s.%s: %r is not a lifecycle action' % (
+        where, protocol.ACTIONS, value)
     if hint:
         message += '; did you mean %r?' % hint
-    return message + ' (allowed: %s)' % ', '.join(LIFECYCLE_ACTIONS)
+    return message + ' (allowed: %s)' % ', '.join(protocol.LIFECYCLE_ACTIONS)
 
 
 def _entry_problems(index, entry, owner_of):
@@ -41,30 +40,30 @@ def _entry_problems(index, entry, owner_of):
         yield '%s must be a map with actions, config and tool, not %r' % (
             where, entry)
         return
-    tool = entry.get(TOOL)
+    tool = entry.get(protocol.TOOL)
     if tool is None or not str(tool).strip():
         yield '%s.%s is required and must not be empty (got %r)' % (
-            where, TOOL, tool)
-    config = entry.get(CONFIG)
+            where, protocol.TOOL, tool)
+    config = entry.get(protocol.ENTRY_CONFIG)
     if config is not None and not isinstance(config, (str, dict)):
         yield '%s.%s must be a string or a map, not %r' % (
-            where, CONFIG, config)
-    actions = entry.get(ACTIONS)
+            where, protocol.ENTRY_CONFIG, config)
+    actions = entry.get(protocol.ACTIONS)
     if actions is None:
         actions = DEFAULT_ACTIONS
     if not actions:
         yield '%s.%s is empty: list at least one of %s' % (
-            where, ACTIONS, ', '.join(LIFECYCLE_ACTIONS))
+            where, protocol.ACTIONS, ', '.join(protocol.LIFECYCLE_ACTIONS))
     for action in actions:
         if action is None:
             continue  # not resolved yet (validation before create)
-        if action not in LIFECYCLE_ACTIONS:
+        if action not in protocol.LIFECYCLE_ACTIONS:
             yield _action_problem(where, action)
         elif action in owner_of:
             yield ('%s.%s: action %r is already handled by configs[%d]; an '
                    'action may appear in at most one entry (an entry without '
                    'actions handles %s)' % (
-                       where, ACTIONS, action, owner_of[action],
+                       where, protocol.ACTIONS, action, owner_of[action],
                        ' and '.join(DEFAULT_ACTIONS)))
         else:
             owner_of[action] = index
@@ -87,44 +86,33 @@ def first_problem(configs):
     return found[0] if found else None
 
 
-def tool_sections(configs, options):
-    """Keys of options that are the section of a tool used by an entry."""
-    tools = {entry.get(TOOL) for entry in configs}
-    return {key for key in (options or {}) if key in tools}
-
-
-def entry_options(tool, options, sections):
-    """The options one entry's tool receives: shared keys + its section."""
-    chosen = {k: v for k, v in (options or {}).items() if k not in sections}
-    if tool in sections:
-        chosen[tool] = options[tool]
-    return chosen
-
-
 def stored_configs(configs, options):
-    """The `configs` list as stored: each entry with its own options."""
-    sections = tool_sections(configs, options)
+    """The `configs` list as stored: each entry with its tool's options."""
+    tools = {entry.get(protocol.TOOL) for entry in configs}
     stored = []
     for entry in configs:
-        actions = entry.get(ACTIONS)
+        actions = entry.get(protocol.ACTIONS)
+        tool = entry.get(protocol.TOOL)
         stored.append({
-            ACTIONS: list(DEFAULT_ACTIONS if actions is None else actions),
-            CONFIG: entry.get(CONFIG),
-            TOOL: entry.get(TOOL),
-            OPTIONS: entry_options(entry.get(TOOL), options, sections),
+            protocol.ACTIONS: list(DEFAULT_ACTIONS if actions is None
+                                   else actions),
+            protocol.ENTRY_CONFIG: entry.get(protocol.ENTRY_CONFIG),
+            protocol.TOOL: tool,
+            protocol.ENTRY_OPTIONS: protocol.tool_options(options or {},
+                                                          tool, tools),
         })
     return stored
 
 
 def is_component(software_config):
     """Whether a software config (as the RPC API shows it) is a component."""
-    return software_config.get('group') == GROUP
+    return software_config.get(protocol.GROUP) == protocol.COMPONENT_GROUP
 
 
 def handled_actions(software_config):
     """The lifecycle actions a stored component has an entry for."""
-    stored = software_config.get('config') or {}
+    stored = software_config.get(protocol.CONFIG) or {}
     actions = set()
-    for entry in stored.get(CONFIGS) or []:
-        actions.update(entry.get(ACTIONS) or ())
+    for entry in stored.get(protocol.CONFIGS) or []:
+        actions.update(entry.get(protocol.ACTIONS) or ())
     return actions

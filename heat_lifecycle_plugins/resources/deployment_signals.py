@@ -16,15 +16,9 @@ from oslo_utils import timeutils
 from heat.db import api as db_api
 from heat.db import models
 
+from heat_lifecycle_plugins import protocol
+
 LOG = logging.getLogger(__name__)
-
-IN_PROGRESS, COMPLETE, FAILED = 'IN_PROGRESS', 'COMPLETE', 'FAILED'
-SIGNAL_STATUSES = (IN_PROGRESS, COMPLETE, FAILED)
-
-DEPLOY_STATUS = 'deploy_status'
-DEPLOY_STATUS_REASON = 'deploy_status_reason'
-STATUS_CODE = 'deploy_status_code'
-STANDARD_OUTPUTS = ('deploy_stdout', 'deploy_stderr', STATUS_CODE)
 
 # What a deployment looks like when a signal is read.
 Snapshot = collections.namedtuple(
@@ -71,19 +65,20 @@ def interpret(sd, details):
             'outputs and deploy_* values, not %s %s' % (
                 sd.id, type(details).__name__, _shown(details)), None)
     details = details or {}
-    status = details.get(DEPLOY_STATUS)
-    if status is not None and status not in SIGNAL_STATUSES:
+    status = details.get(protocol.DEPLOY_STATUS)
+    if status is not None and status not in protocol.STATUSES:
         return Outcome(
             'deployment %s: signal ignored, unknown %s %s (expected one of '
-            '%s)' % (sd.id, DEPLOY_STATUS, _shown(status),
-                     ', '.join(SIGNAL_STATUSES)), None)
-    if sd.status != IN_PROGRESS:
+            '%s)' % (sd.id, protocol.DEPLOY_STATUS, _shown(status),
+                     ', '.join(protocol.STATUSES)), None)
+    if sd.status != protocol.IN_PROGRESS:
         return Outcome(
             'deployment %s: signal ignored, the deployment is not in '
             'progress (%s %s): late, duplicate or for a previous action' % (
                 sd.id, sd.action, sd.status), None)
-    if status == IN_PROGRESS:
-        text = str(details.get(DEPLOY_STATUS_REASON) or 'no reason given')
+    if status == protocol.IN_PROGRESS:
+        text = str(details.get(protocol.DEPLOY_STATUS_REASON) or
+                   'no reason given')
         return Outcome('deployment %s in progress: %s' % (sd.id, text),
                        {'status_reason': 'In progress: %s' % text})
     return _final_outcome(sd, details, status)
@@ -92,34 +87,36 @@ def interpret(sd, details):
 def _final_outcome(sd, details, status):
     values = dict(sd.output_values)
     failures = []
-    if status == FAILED:
-        failures.append(str(details.get(DEPLOY_STATUS_REASON) or
+    if status == protocol.FAILED:
+        failures.append(str(details.get(protocol.DEPLOY_STATUS_REASON) or
                             '%s FAILED without a %s' % (
-                                DEPLOY_STATUS, DEPLOY_STATUS_REASON)))
-    code = details.get(STATUS_CODE)
+                                protocol.DEPLOY_STATUS,
+                                protocol.DEPLOY_STATUS_REASON)))
+    code = details.get(protocol.DEPLOY_STATUS_CODE)
     if code and str(code) != '0':
         failures.append('Deployment exited with non-zero status code: %s'
                         % code)
     for output in sd.outputs:
-        name = output['name']
+        name = output[protocol.IO_NAME]
         if name in details:
             values[name] = details[name]
-            if output.get('error_output'):
+            if output.get(protocol.IO_ERROR_OUTPUT):
                 failures.append('%s : %s' % (name, details[name]))
-    for name in STANDARD_OUTPUTS:
+    for name in protocol.STANDARD_OUTPUTS:
         values[name] = details.get(name)
     if failures:
-        stderr_tail = _tail(values.get('deploy_stderr'), failures)
+        stderr_tail = _tail(values.get(protocol.DEPLOY_STDERR), failures)
         if stderr_tail:
             failures.append('stderr: %s' % stderr_tail)
         # Nothing lost on failure: the attribute is text, never None.
-        values['deploy_stderr'] = values.get('deploy_stderr') or ''
+        values[protocol.DEPLOY_STDERR] = (
+            values.get(protocol.DEPLOY_STDERR) or '')
         reason = ', '.join(failures)
         return Outcome('deployment %s failed: %s' % (sd.id, reason),
-                       {'output_values': values, 'status': FAILED,
+                       {'output_values': values, 'status': protocol.FAILED,
                         'status_reason': reason})
     return Outcome('deployment %s succeeded' % sd.id,
-                   {'output_values': values, 'status': COMPLETE,
+                   {'output_values': values, 'status': protocol.COMPLETE,
                     'status_reason': 'Outputs received'})
 
 
@@ -131,7 +128,7 @@ def store_if_in_progress(context, sd, values):
     values = dict(values, updated_at=timeutils.utcnow())
     with db_api.context_manager.writer.using(context):
         rows = context.session.query(models.SoftwareDeployment).filter_by(
-            id=sd.id, config_id=sd.config_id, status=IN_PROGRESS,
+            id=sd.id, config_id=sd.config_id, status=protocol.IN_PROGRESS,
         ).update(values, synchronize_session=False)
     LOG.debug('Deployment %(id)s signal stored: %(rows)s row(s)',
               {'id': sd.id, 'rows': rows})

@@ -1,9 +1,15 @@
 """OS::Mistral::ExternalResource: a resource whose actions are Mistral
-workflows (drop-in for Heat's in-tree type of the same name)."""
+workflows (drop-in for Heat's in-tree type of the same name).
+
+The class starts and polls executions; what a finished execution means
+(outputs, physical id, failure) is decided in execution_results, and the
+class applies that Outcome.
+"""
 
 import time
 
 from heat.common import exception
+from heat.common.i18n import _
 from heat.engine import attributes
 from heat.engine import constraints
 from heat.engine import properties
@@ -16,17 +22,13 @@ from oslo_serialization import jsonutils
 
 from heat_lifecycle_plugins import config
 from heat_lifecycle_plugins import mistral_client
+from heat_lifecycle_plugins.resources import execution_results as results
 
 LOG = logging.getLogger(__name__)
 
-# Keys of the Mistral environment an execution receives.
-ENV_DATA = 'heat_extresource_data'
-ENV_PREVIOUS_INPUT = 'heat_extresource_previous_input'
 # Resource data key of the merged outputs (the in-tree type's key, so stacks
 # created with it keep their outputs).
 OUTPUTS_DATA_KEY = 'outputs'
-MAX_PHYSICAL_ID = 255  # Heat's physical_resource_id column
-MAX_REASON_PART = 600  # Mistral's state_info can hold whole tracebacks
 CHECK_BUDGET = 0.9  # seconds one check_*_complete call may spend polling
 # Registered in Heat's heat.constraints entry-point group (setup.cfg).
 WORKFLOW_CONSTRAINT = 'heat_lifecycle_plugins.mistral_workflow'
@@ -44,9 +46,8 @@ class ActionCancelled(exception.Error):
     """The stack operation was cancelled while an execution ran."""
 
 
-def _clip(text, limit=MAX_REASON_PART):
-    text = str(text).strip()
-    return text if len(text) <= limit else text[:limit] + '...'
+FAILURES = {results.WORKFLOW_FAILED: WorkflowFailed,
+            results.BAD_RESULT: BadWorkflowResult}
 
 
 class MistralWorkflowConstraint(object):
@@ -57,7 +58,8 @@ class MistralWorkflowConstraint(object):
     resources not created yet.
     """
 
-    message = 'Value must be the name or id of an existing Mistral workflow'
+    message = _('Value must be the name or id of an existing Mistral '
+                'workflow')
 
     def __init__(self):
         self._problem = None
@@ -108,19 +110,19 @@ class ExternalResource(resource.Resource):
 
     _action_schema = properties.Schema(
         properties.Schema.MAP,
-        'The workflow to run for this action and its execution params.',
+        _('The workflow to run for this action and its execution params.'),
         schema={
             WORKFLOW: properties.Schema(
                 properties.Schema.STRING,
-                'Name or id of the Mistral workflow to execute.',
+                _('Name or id of the Mistral workflow to execute.'),
                 required=True,
                 constraints=[constraints.CustomConstraint(
                     WORKFLOW_CONSTRAINT)],
             ),
             PARAMS: properties.Schema(
                 properties.Schema.MAP,
-                'Execution params for Mistral (e.g. env, a map; task_name '
-                'for reverse workflows).',
+                _('Execution params for Mistral (e.g. env, a map; task_name '
+                  'for reverse workflows).'),
                 default={},
             ),
         },
@@ -130,8 +132,8 @@ class ExternalResource(resource.Resource):
     properties_schema = {
         EX_ACTIONS: properties.Schema(
             properties.Schema.MAP,
-            'Resource actions that run a workflow: any of CREATE, UPDATE, '
-            'DELETE, SUSPEND and RESUME.',
+            _('Resource actions that run a workflow: any of CREATE, '
+              'UPDATE, DELETE, SUSPEND and RESUME.'),
             schema=dict(zip(WORKFLOW_ACTIONS,
                             [_action_schema] * len(WORKFLOW_ACTIONS))),
             required=True,
@@ -139,28 +141,28 @@ class ExternalResource(resource.Resource):
         ),
         INPUT: properties.Schema(
             properties.Schema.MAP,
-            'Input of the workflows.',
+            _('Input of the workflows.'),
             default={},
             update_allowed=True,
         ),
         DESCRIPTION: properties.Schema(
             properties.Schema.STRING,
-            'Description of the workflow executions.',
+            _('Description of the workflow executions.'),
             default='Heat managed',
             update_allowed=True,
         ),
         REPLACE_ON_CHANGE: properties.Schema(
             properties.Schema.LIST,
-            'Names of inputs whose change replaces the resource (CREATE on '
-            'the new one, then DELETE on the old one) instead of running '
-            'UPDATE.',
+            _('Names of inputs whose change replaces the resource (CREATE '
+              'on the new one, then DELETE on the old one) instead of '
+              'running UPDATE.'),
             default=[],
             update_allowed=True,
         ),
         ALWAYS_UPDATE: properties.Schema(
             properties.Schema.BOOLEAN,
-            'Run the UPDATE workflow on every stack update, even when the '
-            'input is unchanged. A FAILED resource is still replaced.',
+            _('Run the UPDATE workflow on every stack update, even when the '
+              'input is unchanged. A FAILED resource is still replaced.'),
             default=False,
             update_allowed=True,
         ),
@@ -168,7 +170,7 @@ class ExternalResource(resource.Resource):
 
     attributes_schema = {
         OUTPUT: attributes.Schema(
-            'The merged outputs of the workflow executions, a map.',
+            _('The merged outputs of the workflow executions, a map.'),
             type=attributes.Schema.MAP,
         ),
     }
@@ -182,6 +184,9 @@ class ExternalResource(resource.Resource):
         stored = self.data().get(OUTPUTS_DATA_KEY)
         return jsonutils.loads(stored) if stored else {}
 
+    def _held(self):
+        return results.Held(self.resource_id, self._outputs())
+
     def _path(self, *keys):
         return [self.stack.t.get_section_name('resources'), self.name,
                 'properties'] + list(keys)
@@ -191,18 +196,14 @@ class ExternalResource(resource.Resource):
         return (props[self.EX_ACTIONS] or {}).get(action)
 
     def _start(self, action, props=None, extra_env=None):
-        """Start the action's execution; handler data, None if no workflow."""
+        """Start the action's execution; its Run, None if no workflow."""
         props = self.properties if props is None else props
         spec = self._action_spec(action, props)
         if not spec:
             return None
         workflow = spec[self.WORKFLOW]
-        params = dict(spec[self.PARAMS] or {})
-        if action != self.CREATE:
-            env = dict(params.get('env') or {})
-            env[ENV_DATA] = self._outputs()
-            env.update(extra_env or {})
-            params['env'] = env
+        params = results.execution_params(action, spec[self.PARAMS],
+                                          self._outputs(), extra_env)
         client = self._mistral()
         try:
             execution_id = client.start_execution(
@@ -219,146 +220,80 @@ class ExternalResource(resource.Resource):
         LOG.info('%(res)s: %(action)s started Mistral execution %(id)s of '
                  'workflow %(wf)s', {'res': self, 'action': action,
                                      'id': execution_id, 'wf': workflow})
-        return {'action': action, 'workflow': workflow, 'id': execution_id}
+        return results.Run(action, workflow, execution_id)
 
-    def _check(self, handle):
+    def _apply(self, outcome):
+        """Hold its physical id, store its outputs, raise its failure.
+
+        The outputs take one database write; the physical id is only set in
+        memory: the state change that ends the action stores it.
+        """
+        self.resource_id = outcome.physical_id
+        if outcome.outputs is not None:
+            self.data_set(OUTPUTS_DATA_KEY, jsonutils.dumps(outcome.outputs))
+        if outcome.failure is not None:
+            raise FAILURES[outcome.failure.kind](outcome.failure.reason)
+
+    def _check(self, run):
         """Poll the execution for up to CHECK_BUDGET seconds; True if done."""
-        if not handle:
+        if not run:
             return True
         try:
-            return self._poll(handle)
+            return self._poll(run)
         except resource.PollDelay:
             raise  # still running
         except Exception:
-            self._remember_execution(handle)
+            # An execution that ran (its result unread: Mistral gone, the
+            # stack cancelled) still holds the CREATE id for DELETE.
+            self.resource_id = results.held_id(run, self.resource_id)
             raise
 
-    def _remember_execution(self, handle):
-        """A CREATE execution that ran is the physical id until a workflow
-        returns a resource_id, failed or not, so DELETE can clean up."""
-        if handle['action'] == self.CREATE and self.resource_id is None:
-            self.resource_id = handle['id']
-
-    def _poll(self, handle):
-        self._fail_if_stack_cancelled(handle)
+    def _poll(self, run):
+        self._fail_if_stack_cancelled(run)
         client = self._mistral()
         interval = cfg.CONF[config.GROUP.name].mistral_poll_interval
         give_up = time.monotonic() + CHECK_BUDGET
         while True:
-            state, state_info, output = client.execution(handle['id'])
-            if state == mistral_client.SUCCESS:
-                self._store_result(handle, output)
+            execution = client.execution(run.execution_id)
+            if not results.is_running(execution.state):
+                tasks = (self._tasks(client, run)
+                         if results.needs_tasks(execution.state) else ())
+                self._apply(results.interpret(run, self._held(), execution,
+                                              tasks))
                 return True
-            if state in mistral_client.FAILED_STATES:
-                self._fail(client, handle, state, state_info)
-            if state not in mistral_client.RUNNING_STATES:
-                raise WorkflowFailed(
-                    'Mistral execution %s of workflow %s is in unknown '
-                    'state %s' % (handle['id'], handle['workflow'], state))
             if interval >= 2:
                 raise resource.PollDelay(int(interval))
             if time.monotonic() + interval > give_up:
                 return False
             time.sleep(interval)
 
-    def _physical_id_from(self, output, handle):
-        value = output.get('resource_id')
-        if value is None or value == '':
-            return None
-        if isinstance(value, (dict, list, bool)):
-            raise BadWorkflowResult(
-                'workflow %s returned resource_id %s: it must be a string '
-                'or a number' % (handle['workflow'],
-                                 _clip(jsonutils.dumps(value), 100)))
-        value = str(value)
-        if len(value) > MAX_PHYSICAL_ID:
-            raise BadWorkflowResult(
-                'workflow %s returned a resource_id of %d characters; Heat '
-                'keeps at most %d: %s' % (handle['workflow'], len(value),
-                                          MAX_PHYSICAL_ID, _clip(value, 60)))
-        return value
-
-    def _store_result(self, handle, output):
-        """Merge an execution's outputs: one database write.
-
-        The physical id is only set in memory here; the state change that
-        ends the action stores it with the resource.
-        """
-        if not isinstance(output, dict):
-            raise BadWorkflowResult(
-                'workflow %s returned %s instead of a map of outputs'
-                % (handle['workflow'], _clip(jsonutils.dumps(output), 100)))
-        bad_id = None
+    def _tasks(self, client, run):
+        """The execution's tasks; none if Mistral cannot list them."""
         try:
-            new_id = self._physical_id_from(output, handle)
-        except BadWorkflowResult as exc:
-            new_id, bad_id = None, exc  # keep the outputs, then fail
-        outputs = self._outputs()
-        outputs.update(output)
-        if new_id is not None:
-            self.resource_id = new_id
-        self._remember_execution(handle)
-        self.data_set(OUTPUTS_DATA_KEY, jsonutils.dumps(outputs))
-        if bad_id is not None:
-            raise bad_id
-
-    def _keep_partial_result(self, client, handle):
-        """After a failed or cancelled execution keep what it published.
-
-        Returns [(task, error)] of its failed tasks.
-        """
-        published, errors = {}, []
-        try:
-            for name, state, state_info, task_published in client.tasks(
-                    handle['id']):
-                if state == 'SUCCESS' and isinstance(task_published, dict):
-                    published.update(task_published)
-                elif state == 'ERROR':
-                    errors.append((name, state_info))
+            return client.tasks(run.execution_id)
         except mistral_client.MistralError as exc:
             LOG.warning('%s: could not read the tasks of execution %s: %s',
-                        self, handle['id'], exc)
-        try:
-            new_id = self._physical_id_from(published, handle)
-        except BadWorkflowResult:
-            new_id = None
-        if new_id is not None:
-            self.resource_id = new_id
-        self._remember_execution(handle)
-        if published:
-            outputs = self._outputs()
-            outputs.update(published)
-            self.data_set(OUTPUTS_DATA_KEY, jsonutils.dumps(outputs))
-        return errors
+                        self, run.execution_id, exc)
+            return ()
 
-    def _fail(self, client, handle, state, state_info):
-        errors = self._keep_partial_result(client, handle)
-        # The failed tasks' own errors first: Heat cuts an event's reason at
-        # 255 characters, and Mistral's state_info repeats them verbosely.
-        cause = '; '.join('task %s failed: %s' % (task, _clip(error))
-                          for task, error in errors)
-        reason = 'Mistral workflow %s ended %s: %s (execution %s)' % (
-            handle['workflow'], state,
-            cause or _clip(state_info or '(no state_info)'), handle['id'])
-        raise WorkflowFailed(reason)
-
-    def _cancel_execution(self, handle, why):
+    def _cancel_execution(self, run, why):
         """Cancel the running execution in Mistral, keep its partial result."""
-        if not handle:
+        if not run:
             return
         client = self._mistral()
         try:
-            if client.cancel_execution(handle['id'], why):
+            if client.cancel_execution(run.execution_id, why):
                 LOG.info('%(res)s: cancelled Mistral execution %(id)s: '
-                         '%(why)s', {'res': self, 'id': handle['id'],
+                         '%(why)s', {'res': self, 'id': run.execution_id,
                                      'why': why})
         except mistral_client.MistralError as exc:
             LOG.error('%(res)s: could not cancel Mistral execution %(id)s: '
-                      '%(error)s', {'res': self, 'id': handle['id'],
+                      '%(error)s', {'res': self, 'id': run.execution_id,
                                     'error': exc})
-        self._keep_partial_result(client, handle)
+        self._apply(results.partial(run, self._held(),
+                                    self._tasks(client, run)))
 
-    def _fail_if_stack_cancelled(self, handle):
+    def _fail_if_stack_cancelled(self, run):
         """Cancel the execution if the stack operation was cancelled.
 
         A convergence stack cancel (or a delete) only stops the traversal,
@@ -373,10 +308,10 @@ class ExternalResource(resource.Resource):
                 row.status != self.stack.FAILED):
             return
         why = 'Heat stack %s: %s' % (self.stack.name, row.status_reason)
-        self._cancel_execution(handle, why)
+        self._cancel_execution(run, why)
         raise ActionCancelled('Mistral execution %s of workflow %s was '
-                              'cancelled: %s' % (handle['id'],
-                                                 handle['workflow'],
+                              'cancelled: %s' % (run.execution_id,
+                                                 run.workflow,
                                                  row.status_reason))
 
     # -- validation --------------------------------------------------------
@@ -386,13 +321,13 @@ class ExternalResource(resource.Resource):
         actions = self.properties[self.EX_ACTIONS] or {}
         for action in self.WORKFLOW_ACTIONS:
             params = (actions.get(action) or {}).get(self.PARAMS) or {}
-            env = params.get('env')
+            env = params.get(results.ENV)
             if env is not None and not isinstance(env, dict):
                 raise exception.StackValidationFailed(
                     path=self._path(self.EX_ACTIONS, action, self.PARAMS,
-                                    'env'),
+                                    results.ENV),
                     message='must be a map of environment variables, not '
-                            '%s' % _clip(jsonutils.dumps(env), 100))
+                            '%s' % results.clip(jsonutils.dumps(env), 100))
 
     # -- update decisions --------------------------------------------------
 
@@ -417,11 +352,11 @@ class ExternalResource(resource.Resource):
     def handle_create(self):
         return self._start(self.CREATE)
 
-    def check_create_complete(self, handle):
-        return self._check(handle)
+    def check_create_complete(self, run):
+        return self._check(run)
 
-    def handle_create_cancel(self, handle):
-        self._cancel_execution(handle, 'Heat cancelled CREATE of %s' % self)
+    def handle_create_cancel(self, run):
+        self._cancel_execution(run, 'Heat cancelled CREATE of %s' % self)
 
     def handle_update(self, json_snippet, tmpl_diff, prop_diff):
         new_props = json_snippet.properties(self.properties_schema,
@@ -429,44 +364,43 @@ class ExternalResource(resource.Resource):
         if self.INPUT not in prop_diff and not new_props[self.ALWAYS_UPDATE]:
             return None  # only settings changed: nothing to tell Mistral
         return self._start(self.UPDATE, new_props, extra_env={
-            ENV_PREVIOUS_INPUT: self.properties[self.INPUT] or {}})
+            results.ENV_PREVIOUS_INPUT: self.properties[self.INPUT] or {}})
 
-    def check_update_complete(self, handle):
-        return self._check(handle)
+    def check_update_complete(self, run):
+        return self._check(run)
 
-    def handle_update_cancel(self, handle):
-        self._cancel_execution(handle, 'Heat cancelled UPDATE of %s' % self)
+    def handle_update_cancel(self, run):
+        self._cancel_execution(run, 'Heat cancelled UPDATE of %s' % self)
 
     def handle_suspend(self):
         return self._start(self.SUSPEND)
 
-    def check_suspend_complete(self, handle):
-        return self._check(handle)
+    def check_suspend_complete(self, run):
+        return self._check(run)
 
-    def handle_suspend_cancel(self, handle):
-        self._cancel_execution(handle, 'Heat cancelled SUSPEND of %s' % self)
+    def handle_suspend_cancel(self, run):
+        self._cancel_execution(run, 'Heat cancelled SUSPEND of %s' % self)
 
     def handle_resume(self):
         return self._start(self.RESUME)
 
-    def check_resume_complete(self, handle):
-        return self._check(handle)
+    def check_resume_complete(self, run):
+        return self._check(run)
 
-    def handle_resume_cancel(self, handle):
-        self._cancel_execution(handle, 'Heat cancelled RESUME of %s' % self)
+    def handle_resume_cancel(self, run):
+        self._cancel_execution(run, 'Heat cancelled RESUME of %s' % self)
 
     def handle_delete(self):
-        if (self.resource_id is None and self._action_spec(self.CREATE) and
-                not self._outputs()):
-            # The CREATE workflow never ran: nothing to clean up.
-            return None
+        if not results.runs_delete(bool(self._action_spec(self.CREATE)),
+                                   self._held()):
+            return None  # the CREATE workflow never ran: nothing to clean
         return self._start(self.DELETE)
 
-    def check_delete_complete(self, handle):
-        return self._check(handle)
+    def check_delete_complete(self, run):
+        return self._check(run)
 
-    def handle_delete_cancel(self, handle):
-        self._cancel_execution(handle, 'Heat cancelled DELETE of %s' % self)
+    def handle_delete_cancel(self, run):
+        self._cancel_execution(run, 'Heat cancelled DELETE of %s' % self)
 
     def _resolve_attribute(self, name):
         if name == self.OUTPUT:

@@ -13,15 +13,17 @@ deletes the members whose entry appeared or went away. New members get names
 never used by the chain before. The ordered (type, name) list is kept in the
 resource's data; `resource.<index>` and every other attribute go through it,
 so indices always follow the current list position.
-"""
 
-import collections
-import itertools
+What the nested stack looks like (names, dependencies, template, what an
+attribute is made of) is planned in chain_plan, without Heat; this class
+keeps the member list, validates the types and drives the nested stack.
+"""
 
 from oslo_log import log as logging
 from oslo_serialization import jsonutils
 
 from heat.common import exception
+from heat.common import grouputils
 from heat.common.i18n import _
 from heat.engine import attributes
 from heat.engine import constraints
@@ -29,41 +31,11 @@ from heat.engine import properties
 from heat.engine.resources import stack_resource
 from heat.engine import support
 
+from heat_lifecycle_plugins.resources import chain_plan
+
 LOG = logging.getLogger(__name__)
 
 MEMBERS_DATA_KEY = 'chain_members'
-TEMPLATE_SUFFIXES = ('.yaml', '.template')
-# Convergence pauses one second after starting each resource that has no
-# dependencies (stack.converge_stack), so N independent members start N
-# seconds apart. A concurrent chain therefore hangs its members between two
-# no-op gates: creation has a single leaf (the start gate) and deletion has a
-# single leaf (the end gate); everything in between is started by dependency
-# propagation, which does not pause.
-START_GATE = 'chain_start'
-END_GATE = 'chain_end'
-GATE_TYPE = 'OS::Heat::None'
-DEFAULT_CONCURRENCY_LIMIT = 10
-
-
-def plan_member_names(old_types, old_names, new_types):
-    """Names for new_types, keeping the members of matching old entries.
-
-    The k-th occurrence of a type in new_types gets the name of the k-th
-    occurrence of that type in old_types; entries without a match get fresh
-    names, numbers above every name in old_names.
-    """
-    available = collections.defaultdict(collections.deque)
-    for rtype, name in zip(old_types, old_names):
-        available[rtype].append(name)
-    used_numbers = [int(n) for n in old_names if str(n).isdigit()]
-    fresh = itertools.count(max(used_numbers, default=-1) + 1)
-    names = []
-    for rtype in new_types:
-        if available[rtype]:
-            names.append(available[rtype].popleft())
-        else:
-            names.append(str(next(fresh)))
-    return names
 
 
 class ResourceChain(stack_resource.StackResource):
@@ -91,7 +63,7 @@ class ResourceChain(stack_resource.StackResource):
     ATTRIBUTES = (
         REFS, ATTR_ATTRIBUTES,
     ) = (
-        'refs', 'attributes',
+        chain_plan.REFS, chain_plan.ATTRIBUTES,
     )
 
     properties_schema = {
@@ -125,7 +97,7 @@ class ResourceChain(stack_resource.StackResource):
               'that each run in order. 0 means no limit. Convergence slows '
               'down when many resources finish at once (its sync points '
               'retry with random backoff), hence the default of 10.'),
-            default=DEFAULT_CONCURRENCY_LIMIT,
+            default=chain_plan.DEFAULT_CONCURRENCY_LIMIT,
             constraints=[constraints.Range(min=0)],
             update_allowed=True,
             support_status=support.SupportStatus(
@@ -170,8 +142,14 @@ class ResourceChain(stack_resource.StackResource):
         stored = self._stored_members()
         if stored is None:
             # New chain, or one created by the in-tree type: index names.
-            return [str(i) for i in range(len(types))]
-        return plan_member_names(stored[0], stored[1], types)
+            return chain_plan.index_names(types)
+        return chain_plan.plan_member_names(stored[0], stored[1], types)
+
+    def _current_names(self):
+        stored = self._stored_members()
+        if stored is not None:
+            return stored[1]
+        return self._member_names()
 
     # -- validation ----------------------------------------------------------
 
@@ -242,104 +220,33 @@ class ResourceChain(stack_resource.StackResource):
     def child_params(self):
         return {}
 
-    def _lanes(self, names):
-        return self.properties[self.CONCURRENCY_LIMIT] or len(names)
-
-    def _use_gates(self, names):
-        return self.properties[self.CONCURRENT] and len(names) > 1
-
-    def _member_dependencies(self, names):
-        """{member name: [names it depends on]}."""
-        if not self.properties[self.CONCURRENT]:
-            return {name: names[i - 1:i] for i, name in enumerate(names)}
-        lanes = self._lanes(names)
-        gate = [START_GATE] if self._use_gates(names) else []
-        return {name: gate if i < lanes else [names[i - lanes]]
-                for i, name in enumerate(names)}
-
     def _chain_template(self, types, names):
-        member_props = self.properties[self.RESOURCE_PROPERTIES]
-        deps = self._member_dependencies(names)
-        resources = {}
-        for rtype, name in zip(types, names):
-            defn = {'type': rtype}
-            if member_props:
-                defn['properties'] = member_props
-            if deps[name]:
-                defn['depends_on'] = deps[name]
-            resources[name] = defn
-        if self._use_gates(names):
-            # The end gate waits for the last member of each lane: the
-            # others are done before those.
-            resources[START_GATE] = {'type': GATE_TYPE}
-            resources[END_GATE] = {'type': GATE_TYPE,
-                                   'depends_on': names[-self._lanes(names):]}
-        return {
-            'heat_template_version': '2015-04-30',
-            'resources': resources,
-            'outputs': self._attribute_outputs(names),
-        }
+        return chain_plan.chain_template(
+            types, names, self.properties[self.RESOURCE_PROPERTIES],
+            self.properties[self.CONCURRENT],
+            self.properties[self.CONCURRENCY_LIMIT], self.referenced_attrs())
 
     # -- attributes ----------------------------------------------------------
-
-    @staticmethod
-    def _output_name(key, *path):
-        return ', '.join(str(p) for p in (key,) + tuple(path))
-
-    def _attribute_outputs(self, names):
-        """Nested outputs for the attributes the parent stack references."""
-        outputs = {}
-        for attr in self.referenced_attrs():
-            key, path = (attr, []) if isinstance(attr, str) else (
-                attr[0], list(attr[1:]))
-            value = self._output_value(names, key, path)
-            if value is not None:
-                outputs[self._output_name(key, *path)] = {'value': value}
-        return outputs
-
-    def _output_value(self, names, key, path):
-        if key.startswith('resource.'):
-            index, attr_path = self._parse_member_key(key)
-            if index is None or index >= len(names):
-                return None
-            name = names[index]
-            if attr_path or path:
-                return {'get_attr': [name] + attr_path + path}
-            return {'get_resource': name}
-        if key == self.REFS:
-            return [{'get_resource': n} for n in names]
-        if key == self.ATTR_ATTRIBUTES:
-            if not path:
-                return None
-            return {str(i): {'get_attr': [n] + path}
-                    for i, n in enumerate(names)}
-        return [{'get_attr': [n, key] + path} for n in names]
-
-    @staticmethod
-    def _parse_member_key(key):
-        """'resource.<index>[.<attr>]' -> (index or None, [attr])."""
-        parts = key.split('.', 2)
-        index = int(parts[1]) if parts[1].isdigit() else None
-        return index, parts[2:]
 
     def get_attribute(self, key, *path):
         if key == self.ATTR_ATTRIBUTES and not path:
             raise exception.InvalidTemplateAttribute(resource=self.name,
                                                      key=key)
         names = self._current_names()
-        if key.startswith('resource.'):
-            index, _attr = self._parse_member_key(key)
-            if index is None or index >= len(names):
-                raise exception.NotFound(
-                    _('Member "%(key)s" not found in resource chain '
-                      '"%(chain)s", which has %(n)d members.') % {
-                        'key': key, 'chain': self.name, 'n': len(names)})
+        if not chain_plan.names_a_member(names, key):
+            raise exception.NotFound(
+                _('Member "%(key)s" not found in resource chain '
+                  '"%(chain)s", which has %(n)d members.') % {
+                    'key': key, 'chain': self.name, 'n': len(names)})
         try:
-            value = self.get_output(self._output_name(key, *path))
+            value = self.get_output(chain_plan.output_name(key, *path))
         except (exception.NotFound, exception.TemplateOutputError) as err:
+            # Attributes the parent stack does not reference have no nested
+            # output: read the members themselves.
             LOG.debug('%s: attribute %s not in nested outputs (%s); '
                       'reading the members', self.name, key, err)
-            return self._attribute_from_members(names, key, list(path))
+            value = chain_plan.attribute_value(
+                names, key, path, self._member_ref, self._member_attr)
         if key == self.REFS:
             return attributes.select_from_attribute(value, path)
         return value
@@ -349,45 +256,28 @@ class ResourceChain(stack_resource.StackResource):
         # same path as get_attr.
         return self.get_attribute(name)
 
-    def _current_names(self):
-        stored = self._stored_members()
-        if stored is not None:
-            return stored[1]
-        return self._member_names()
+    def _member(self, name):
+        """A member of the loaded nested stack, or None."""
+        try:
+            return grouputils.get_resource(self, name, False)
+        except exception.NotFound:
+            # Listed in our data but not in the nested stack (an update
+            # that failed before the nested stack took the new template).
+            return None
 
-    def _attribute_from_members(self, names, key, path):
-        """Slow path: resolve an attribute on the loaded nested stack."""
-        nested = self.nested()
+    def _member_ref(self, name):
+        member = self._member(name)
+        return member.FnGetRefId() if member is not None else None
 
-        def member(name):
-            return nested[name] if nested is not None and name in nested \
-                else None
-
-        def ref(name):
-            rsrc = member(name)
-            return rsrc.FnGetRefId() if rsrc is not None else None
-
-        def attr(name, *attr_path):
-            rsrc = member(name)
-            return rsrc.FnGetAtt(*attr_path) if rsrc is not None else None
-
-        if key.startswith('resource.'):
-            index, attr_path = self._parse_member_key(key)
-            if attr_path or path:
-                return attr(names[index], *(attr_path + path))
-            return ref(names[index])
-        if key == self.REFS:
-            return attributes.select_from_attribute(
-                [ref(n) for n in names], path)
-        if key == self.ATTR_ATTRIBUTES:
-            return {str(i): attr(n, *path) for i, n in enumerate(names)}
-        return [attr(n, key, *path) for n in names]
+    def _member_attr(self, name, *attr_path):
+        member = self._member(name)
+        return member.FnGetAtt(*attr_path) if member is not None else None
 
     # -- lifecycle -----------------------------------------------------------
 
     def handle_create(self):
         types = self._types()
-        names = [str(i) for i in range(len(types))]
+        names = chain_plan.index_names(types)
         self._store_members(types, names)
         return self.create_with_template(self._chain_template(types, names))
 
@@ -395,8 +285,7 @@ class ResourceChain(stack_resource.StackResource):
         if self._stored_members() is None:
             # Created by the in-tree type: its names are the list indices.
             old_types = self._types()
-            self._store_members(old_types,
-                                [str(i) for i in range(len(old_types))])
+            self._store_members(old_types, chain_plan.index_names(old_types))
         self.properties = json_snippet.properties(self.properties_schema,
                                                   self.context)
         types = self._types()

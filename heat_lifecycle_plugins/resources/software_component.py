@@ -16,6 +16,7 @@ from heat.engine.resources.openstack.heat import software_config
 from heat.engine import support
 from heat.rpc import api as rpc_api
 
+from heat_lifecycle_plugins import protocol
 from heat_lifecycle_plugins.resources import component_config
 
 SoftwareConfig = software_config.SoftwareConfig
@@ -39,7 +40,7 @@ class ValidComponentConfigs(constraints.Constraint):
     def _str(self):
         return _('Actions are among %s and appear in at most one entry; '
                  'each entry has a tool.') % ', '.join(
-                     component_config.LIFECYCLE_ACTIONS)
+                     protocol.LIFECYCLE_ACTIONS)
 
     def _constraint(self):
         return self._str()
@@ -70,20 +71,17 @@ class SoftwareComponent(SoftwareConfig):
     PROPERTIES = (
         CONFIGS, INPUTS, OUTPUTS, OPTIONS,
     ) = (
-        'configs', SoftwareConfig.INPUTS, SoftwareConfig.OUTPUTS,
+        protocol.CONFIGS, SoftwareConfig.INPUTS, SoftwareConfig.OUTPUTS,
         SoftwareConfig.OPTIONS,
     )
 
     ENTRY_KEYS = (
         ENTRY_ACTIONS, ENTRY_CONFIG, ENTRY_TOOL,
     ) = (
-        component_config.ACTIONS, component_config.CONFIG,
-        component_config.TOOL,
+        protocol.ACTIONS, protocol.ENTRY_CONFIG, protocol.TOOL,
     )
 
-    ATTRIBUTES = (CONFIGS_ATTR,) = ('configs',)
-
-    GROUP_COMPONENT = component_config.GROUP
+    ATTRIBUTES = (CONFIGS_ATTR,) = (protocol.CONFIGS,)
 
     # Checked as a whole by ValidComponentConfigs, so that each error can
     # name the entry's index and the bad value.
@@ -94,7 +92,7 @@ class SoftwareComponent(SoftwareConfig):
                 properties.Schema.LIST,
                 _('Lifecycle actions this entry handles: any of %s. An '
                   'action may appear in at most one entry.') %
-                ', '.join(component_config.LIFECYCLE_ACTIONS),
+                ', '.join(protocol.LIFECYCLE_ACTIONS),
                 default=list(component_config.DEFAULT_ACTIONS),
                 schema=properties.Schema(properties.Schema.STRING),
             ),
@@ -165,7 +163,7 @@ class SoftwareComponent(SoftwareConfig):
             self.properties[self.CONFIGS], self.properties[self.OPTIONS])
         sc = self.rpc_client().create_software_config(
             self.context,
-            group=self.GROUP_COMPONENT,
+            group=protocol.COMPONENT_GROUP,
             name=self.physical_resource_name(),
             config={self.CONFIGS: configs},
             inputs=self.properties[self.INPUTS] or [],

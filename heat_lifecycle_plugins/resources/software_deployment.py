@@ -20,6 +20,7 @@ from heat.engine import software_config_io as swc_io
 from heat.engine import support
 from heat.rpc import api as rpc_api
 
+from heat_lifecycle_plugins import protocol
 from heat_lifecycle_plugins.resources import component_config
 from heat_lifecycle_plugins.resources import deployment_signals
 
@@ -56,13 +57,6 @@ class SoftwareDeployment(InTreeSoftwareDeployment):
 
     support_status = support.SupportStatus(version='2014.1')
 
-    DEPLOY_STATUS_AWARE = 'deploy_status_aware'
-
-    STATUS_AWARE_TRANSPORTS = (
-        InTreeSoftwareDeployment.HEAT_SIGNAL,
-        InTreeSoftwareDeployment.CFN_SIGNAL,
-    )
-
     SERVER_TYPE_KEY = 'server_type'
 
     # Set by handle_update: did the config or the input values change?
@@ -70,15 +64,15 @@ class SoftwareDeployment(InTreeSoftwareDeployment):
 
     def _status_aware(self):
         transport = self.properties[self.SIGNAL_TRANSPORT]
-        return transport in self.STATUS_AWARE_TRANSPORTS
+        return transport in protocol.STATUS_AWARE_TRANSPORTS
 
     def _build_derived_inputs(self, action, source):
         inputs = [i for i in super(SoftwareDeployment,
                                    self)._build_derived_inputs(action, source)
-                  if i.name() != self.DEPLOY_STATUS_AWARE]
+                  if i.name() != protocol.DEPLOY_STATUS_AWARE]
         inputs.append(swc_io.InputConfig(
-            name=self.DEPLOY_STATUS_AWARE, type=swc_io.STRING_TYPE,
-            value='true' if self._status_aware() else 'false',
+            name=protocol.DEPLOY_STATUS_AWARE, type=swc_io.STRING_TYPE,
+            value=protocol.TRUE if self._status_aware() else protocol.FALSE,
             description=_('"true" if the server may signal progress with '
                           'deploy_status IN_PROGRESS.')))
         return inputs

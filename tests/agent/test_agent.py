@@ -346,10 +346,8 @@ def test_component_delete_runs_its_own_tool(agent, receiver):
     assert final['deploy_status'] == 'COMPLETE'
 
 
-def test_config_file_options(agent, receiver, tmp_path):
-    conf = tmp_path / 'agent.conf'
-    conf.write_text('[heat_lifecycle_plugins]\nagent_hook_timeout = 1\n'
-                    'agent_max_signal_bytes = 100000\n')
+def _run_with_config(agent, receiver, conf):
+    """Run a chatty and a hanging deployment under config file `conf`."""
     agent.write([deployment(group='chatty', deploy_signal_id=receiver.url()),
                  deployment('slow', group='hanger',
                             deploy_signal_id=receiver.url())])
@@ -358,10 +356,31 @@ def test_config_file_options(agent, receiver, tmp_path):
     chatty, slow = receiver.requests
     assert int(chatty.headers['Content-Length']) <= 100000
     assert 'did not finish within 1.0 seconds' in slow.body['deploy_stderr']
+    return run
+
+
+def test_config_file_options(agent, receiver, tmp_path):
+    conf = tmp_path / 'agent.conf'
+    conf.write_text('[heat_lifecycle_agent]\nhook_timeout = 1\n'
+                    'max_signal_bytes = 100000\n')
+    run = _run_with_config(agent, receiver, conf)
+    assert 'deprecated' not in run.stderr
 
     bad = tmp_path / 'bad.conf'
-    bad.write_text('[heat_lifecycle_plugins]\nagent_hook_timeout = soon\n')
+    bad.write_text('[heat_lifecycle_agent]\nhook_timeout = soon\n')
     run = agent.run('--config-file', str(bad))
     assert run.returncode == 2
-    assert 'agent_hook_timeout' in run.stderr and 'soon' in run.stderr
+    assert 'hook_timeout' in run.stderr and 'soon' in run.stderr
     assert 'Traceback' not in run.stderr
+
+
+def test_config_file_of_earlier_releases_still_works(agent, receiver,
+                                                     tmp_path):
+    # Before the agent had its own group: agent_* in [heat_lifecycle_plugins].
+    conf = tmp_path / 'old.conf'
+    conf.write_text('[heat_lifecycle_plugins]\nagent_hook_timeout = 1\n'
+                    'agent_max_signal_bytes = 100000\n')
+    run = _run_with_config(agent, receiver, conf)
+    assert ('Option "agent_hook_timeout" from group "heat_lifecycle_plugins" '
+            'is deprecated. Use option "hook_timeout" from group '
+            '"heat_lifecycle_agent"') in run.stderr

@@ -1,6 +1,6 @@
 """Fitting signal bodies into Heat's 1048576-byte request limit."""
 
-from heat_lifecycle_plugins.agent import main
+from heat_lifecycle_plugins.agent import signal_bodies
 from heat_lifecycle_plugins.agent import trim
 
 LIMIT = 1048576
@@ -32,7 +32,7 @@ def test_outputs_too_big_become_a_failure_signal():
             0, 'huge': 'h' * (LIMIT + 10), 'deploy_status': 'COMPLETE',
             'deploy_status_reason': 'ok'}
     assert trim.fit(body, LIMIT)[0] is None
-    fitted = main.fit_body(body, LIMIT, True, 'dep')
+    fitted = signal_bodies.fit(body, LIMIT, True, 'dep')
     assert 'huge' not in fitted
     assert fitted['deploy_status'] == 'FAILED'
     assert fitted['deploy_status_code'] == 1

@@ -1,13 +1,39 @@
-"""The options are listed for oslo-config-generator."""
+"""The options of each side are listed for oslo-config-generator, with the
+generator files tox's genconfig env uses."""
 
+import os
 import subprocess
 import sys
 
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__))))
 
-def test_oslo_config_generator_prints_our_group():
+
+def _sample(tmp_path, name):
+    output = tmp_path / (name + '.conf.sample')
+    generator_file = os.path.join(ROOT, 'etc', 'oslo-config-generator',
+                                  name + '.conf')
     proc = subprocess.run([sys.executable, '-m', 'oslo_config.generator',
-                           '--namespace', 'heat_lifecycle_plugins'],
+                           '--config-file', generator_file,
+                           '--output-file', str(output)],
                           capture_output=True, text=True, timeout=60)
     assert proc.returncode == 0, proc.stderr
-    assert '[heat_lifecycle_plugins]' in proc.stdout
-    assert '#mistral_poll_interval = 1.0' in proc.stdout
+    return output.read_text()
+
+
+def test_engine_sample_has_only_the_engine_options(tmp_path):
+    sample = _sample(tmp_path, 'heat-lifecycle-plugins')
+    assert '[heat_lifecycle_plugins]' in sample
+    assert '#mistral_poll_interval = 1.0' in sample
+    assert 'hook_timeout' not in sample
+    assert '[heat_lifecycle_agent]' not in sample
+
+
+def test_agent_sample_has_its_own_group_and_the_old_names(tmp_path):
+    sample = _sample(tmp_path, 'heat-lifecycle-agent')
+    assert '[heat_lifecycle_agent]' in sample
+    assert '#hook_timeout = 3600.0' in sample
+    assert ('# Deprecated group/name - '
+            '[heat_lifecycle_plugins]/agent_hook_timeout') in sample
+    assert '#log_file = <None>' in sample  # oslo.log's, the agent logs
+    assert 'mistral' not in sample

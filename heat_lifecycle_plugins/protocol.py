@@ -1,0 +1,123 @@
+"""The contract between the engine side and the in-instance agent.
+
+What OS::Heat::SoftwareDeployment delivers to a server (a deployment with
+its derived-config inputs), what OS::Heat::SoftwareComponent stores in it,
+and what the server signals back. Both sides read these names from here.
+No Heat import: the agent runs on servers without Heat. Where Heat defines
+a name, ours is the same (tests/unit/test_protocol.py compares them with
+the installed Heat).
+"""
+
+# The resource actions a deployment is applied for (Heat's ALLOWED
+# DEPLOY_ACTIONS), in the order messages list them.
+LIFECYCLE_ACTIONS = (
+    CREATE, DELETE, SUSPEND, RESUME, UPDATE,
+) = (
+    'CREATE', 'DELETE', 'SUSPEND', 'RESUME', 'UPDATE',
+)
+
+# A server's metadata lists its deployments under this key; the heat-config
+# file os-apply-config writes holds the list itself.
+METADATA_DEPLOYMENTS = 'deployments'
+
+# One item of that list (Heat's software-config format), and the keys of
+# its inputs and outputs.
+DEPLOYMENT_KEYS = (
+    ID, NAME, GROUP, CONFIG, INPUTS, OUTPUTS, OPTIONS,
+) = (
+    'id', 'name', 'group', 'config', 'inputs', 'outputs', 'options',
+)
+IO_KEYS = (
+    IO_NAME, IO_TYPE, IO_VALUE, IO_ERROR_OUTPUT,
+) = (
+    'name', 'type', 'value', 'error_output',
+)
+STRING_TYPE = 'String'
+
+# Inputs the engine adds to every deployment (Heat's DERIVED_CONFIG_INPUTS).
+DERIVED_INPUTS = (
+    DEPLOY_SERVER_ID, DEPLOY_ACTION,
+    DEPLOY_SIGNAL_ID, DEPLOY_STACK_ID,
+    DEPLOY_RESOURCE_NAME, DEPLOY_AUTH_URL,
+    DEPLOY_USERNAME, DEPLOY_PASSWORD,
+    DEPLOY_PROJECT_ID, DEPLOY_USER_ID,
+    DEPLOY_SIGNAL_VERB, DEPLOY_SIGNAL_TRANSPORT,
+    DEPLOY_QUEUE_ID, DEPLOY_REGION_NAME,
+) = (
+    'deploy_server_id', 'deploy_action',
+    'deploy_signal_id', 'deploy_stack_id',
+    'deploy_resource_name', 'deploy_auth_url',
+    'deploy_username', 'deploy_password',
+    'deploy_project_id', 'deploy_user_id',
+    'deploy_signal_verb', 'deploy_signal_transport',
+    'deploy_queue_id', 'deploy_region_name',
+)
+# Ours, added to those: a String, TRUE when the server may signal progress.
+DEPLOY_STATUS_AWARE = 'deploy_status_aware'
+TRUE, FALSE = 'true', 'false'
+
+# Inputs that are a credential or carry a signature (deploy_signal_id is a
+# pre-signed URL).
+SECRET_INPUTS = (DEPLOY_PASSWORD, DEPLOY_SIGNAL_ID)
+
+# Values of deploy_signal_transport (Heat's SIGNAL_TRANSPORTS). Heat hands
+# only HEAT_SIGNAL and CFN_SIGNAL signals to the resource; the others are
+# polled by the engine, which would take a progress signal as the result.
+SIGNAL_TRANSPORTS = (
+    CFN_SIGNAL, TEMP_URL_SIGNAL, HEAT_SIGNAL, NO_SIGNAL, ZAQAR_SIGNAL,
+) = (
+    'CFN_SIGNAL', 'TEMP_URL_SIGNAL', 'HEAT_SIGNAL', 'NO_SIGNAL',
+    'ZAQAR_SIGNAL',
+)
+STATUS_AWARE_TRANSPORTS = (HEAT_SIGNAL, CFN_SIGNAL)
+DEFAULT_SIGNAL_VERB = 'POST'
+
+# A signal's body: the outputs by name plus these keys. The first three are
+# Heat's (also the deployment's attributes); the last two are progress.
+STANDARD_OUTPUTS = (
+    DEPLOY_STDOUT, DEPLOY_STDERR, DEPLOY_STATUS_CODE,
+) = (
+    'deploy_stdout', 'deploy_stderr', 'deploy_status_code',
+)
+PROGRESS_KEYS = (
+    DEPLOY_STATUS, DEPLOY_STATUS_REASON,
+) = (
+    'deploy_status', 'deploy_status_reason',
+)
+SIGNAL_KEYS = STANDARD_OUTPUTS + PROGRESS_KEYS
+
+# Values of deploy_status (a deployment's statuses in Heat).
+STATUSES = (
+    IN_PROGRESS, COMPLETE, FAILED,
+) = (
+    'IN_PROGRESS', 'COMPLETE', 'FAILED',
+)
+
+# A SoftwareComponent as stored and delivered: group COMPONENT_GROUP, config
+# {CONFIGS: [{ACTIONS, CONFIG, TOOL, OPTIONS}, ...]}.
+COMPONENT_GROUP = 'component'
+CONFIGS = 'configs'
+ENTRY_KEYS = (
+    ACTIONS, ENTRY_CONFIG, TOOL, ENTRY_OPTIONS,
+) = (
+    'actions', CONFIG, 'tool', OPTIONS,
+)
+
+
+def is_true(value):
+    """Whether an input value means true (a JSON true or "true")."""
+    return value is True or (isinstance(value, str) and
+                             value.strip().lower() == TRUE)
+
+
+def tool_options(options, tool, tools):
+    """The options an entry of `tool` receives from a component's options.
+
+    A key named like one of `tools` (the tools of the component's entries)
+    is that tool's own section: the entry gets the keys that are not a
+    section plus its own tool's section. Anything but a map is kept as is.
+    """
+    if not isinstance(options, dict):
+        return options
+    return {key: value for key, value in options.items()
+            if key not in tools or key == tool}

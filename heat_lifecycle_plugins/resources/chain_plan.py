@@ -1,0 +1,189 @@
+"""What a resource chain's nested stack looks like, decided without Heat.
+
+A list of member types becomes a nested template: every member gets a name
+(plan_member_names keeps the members of the entries that stay), its
+dependencies (member_dependencies: each on the one before, or in lanes
+between two gates when concurrent) and the outputs the parent stack's
+references to the chain's attributes need. attribute_value is the one place
+that says what an attribute is made of; it builds the nested outputs from
+template functions and, for attributes without an output, the value itself
+from the members.
+"""
+
+import collections
+import itertools
+
+REFS, ATTRIBUTES = 'refs', 'attributes'
+MEMBER_KEY_PREFIX = 'resource.'
+TEMPLATE_VERSION = '2015-04-30'
+DEFAULT_CONCURRENCY_LIMIT = 10
+# Convergence pauses one second after starting each resource that has no
+# dependencies (stack.converge_stack), so N independent members start N
+# seconds apart. A concurrent chain therefore hangs its members between two
+# no-op gates: creation has a single leaf (the start gate) and deletion has a
+# single leaf (the end gate); everything in between is started by dependency
+# propagation, which does not pause.
+START_GATE = 'chain_start'
+END_GATE = 'chain_end'
+GATE_TYPE = 'OS::Heat::None'
+
+
+def index_names(types):
+    """The in-tree type's member names: the list indices "0" .. "n-1"."""
+    return [str(i) for i in range(len(types))]
+
+
+def plan_member_names(old_types, old_names, new_types):
+    """Names for new_types, keeping the members of matching old entries.
+
+    The k-th occurrence of a type in new_types gets the name of the k-th
+    occurrence of that type in old_types; entries without a match get fresh
+    names, numbers above every name in old_names.
+    """
+    available = collections.defaultdict(collections.deque)
+    for rtype, name in zip(old_types, old_names):
+        available[rtype].append(name)
+    used_numbers = [int(n) for n in old_names if str(n).isdigit()]
+    fresh = itertools.count(max(used_numbers, default=-1) + 1)
+    names = []
+    for rtype in new_types:
+        if available[rtype]:
+            names.append(available[rtype].popleft())
+        else:
+            names.append(str(next(fresh)))
+    return names
+
+
+def _uses_gates(names, concurrent):
+    return bool(concurrent) and len(names) > 1
+
+
+def _lane_count(names, limit):
+    """Concurrent members run in this many lanes (limit 0: no limit)."""
+    return limit or len(names)
+
+
+def member_dependencies(names, concurrent, limit):
+    """{member name: [names it depends on]}.
+
+    Sequential: each member on the one before it. Concurrent: the members
+    are dealt into `limit` lanes; the first of each lane waits for the start
+    gate, every other one for the member one lane-width before it.
+    """
+    if not concurrent:
+        return {name: names[i - 1:i] for i, name in enumerate(names)}
+    lanes = _lane_count(names, limit)
+    gate = [START_GATE] if _uses_gates(names, concurrent) else []
+    return {name: gate if i < lanes else [names[i - lanes]]
+            for i, name in enumerate(names)}
+
+
+def chain_template(types, names, member_properties, concurrent, limit,
+                   referenced_attrs=()):
+    """The nested stack's template: one member per (type, name).
+
+    referenced_attrs: the chain's attributes the parent stack references
+    (Heat's referenced_attrs(): names or (name, path...) tuples); each gets
+    a nested output.
+    """
+    deps = member_dependencies(names, concurrent, limit)
+    resources = {}
+    for rtype, name in zip(types, names):
+        defn = {'type': rtype}
+        if member_properties:
+            defn['properties'] = member_properties
+        if deps[name]:
+            defn['depends_on'] = deps[name]
+        resources[name] = defn
+    if _uses_gates(names, concurrent):
+        # The end gate waits for the last member of each lane: the others
+        # are done before those.
+        resources[START_GATE] = {'type': GATE_TYPE}
+        resources[END_GATE] = {'type': GATE_TYPE,
+                               'depends_on': names[-_lane_count(names,
+                                                                limit):]}
+    return {
+        'heat_template_version': TEMPLATE_VERSION,
+        'resources': resources,
+        'outputs': attribute_outputs(names, referenced_attrs),
+    }
+
+
+# -- attributes ---------------------------------------------------------------
+
+def output_name(key, *path):
+    """The nested output that holds attribute (key, *path)."""
+    return ', '.join(str(p) for p in (key,) + tuple(path))
+
+
+def parse_member_key(key):
+    """'resource.<index>[.<attr>]' -> (index or None, [attr])."""
+    parts = key.split('.', 2)
+    index = int(parts[1]) if parts[1].isdigit() else None
+    return index, parts[2:]
+
+
+def is_member_key(key):
+    return key.startswith(MEMBER_KEY_PREFIX)
+
+
+def names_a_member(names, key):
+    """False if `key` is 'resource.<x>' and <x> is no index of `names`."""
+    if not is_member_key(key):
+        return True
+    index = parse_member_key(key)[0]
+    return index is not None and index < len(names)
+
+
+def has_value(names, key, path):
+    """Whether attribute (key, *path) has a value for these members.
+
+    Not for a member index beyond the list, nor for `attributes` without
+    the name of the members' attribute.
+    """
+    if key == ATTRIBUTES and not path:
+        return False
+    return names_a_member(names, key)
+
+
+def attribute_value(names, key, path, ref, attr):
+    """Attribute (key, *path) of a chain whose members are `names`.
+
+    ref(name) is a member's reference, attr(name, *attr_path) one of its
+    attributes: template functions when building nested outputs, the
+    members' values when reading them directly. `refs` is the whole list;
+    the path selects from it afterwards, as for any list attribute. Call
+    only when has_value() is true.
+    """
+    path = list(path)
+    if is_member_key(key):
+        index, attr_path = parse_member_key(key)
+        name = names[index]
+        if attr_path or path:
+            return attr(name, *(attr_path + path))
+        return ref(name)
+    if key == REFS:
+        return [ref(name) for name in names]
+    if key == ATTRIBUTES:
+        return {str(i): attr(name, *path) for i, name in enumerate(names)}
+    return [attr(name, key, *path) for name in names]
+
+
+def _get_resource(name):
+    return {'get_resource': name}
+
+
+def _get_attr(name, *attr_path):
+    return {'get_attr': [name] + list(attr_path)}
+
+
+def attribute_outputs(names, referenced_attrs):
+    """Nested outputs for the attributes the parent stack references."""
+    outputs = {}
+    for attr in referenced_attrs:
+        key, path = (attr, ()) if isinstance(attr, str) else (
+            attr[0], tuple(attr[1:]))
+        if has_value(names, key, path):
+            outputs[output_name(key, *path)] = {'value': attribute_value(
+                names, key, path, _get_resource, _get_attr)}
+    return outputs

@@ -1,0 +1,217 @@
+"""What a Mistral execution means for an OS::Mistral::ExternalResource.
+
+The resource starts one execution per action (a Run), reads it back from
+Mistral and asks interpret() what the result means: an Outcome says which
+physical id the resource holds afterwards, which merged outputs to store
+(None: nothing to write) and why the action fails, if it does. The resource
+class applies the Outcome; nothing here does I/O or imports Heat.
+
+Physical id rules: a workflow's `resource_id` output (a string or number of
+at most 255 characters) becomes the physical id; until one does, the CREATE
+execution's id is the physical id, failed or cancelled CREATE included, so
+that DELETE can clean up; a later execution's id never is.
+
+Values come as Mistral 23 reports them: an execution's output and a task's
+published values are JSON strings (maps with some clients), state_info is
+plain text.
+"""
+
+import collections
+
+from oslo_serialization import jsonutils
+
+SUCCESS = 'SUCCESS'
+RUNNING_STATES = ('IDLE', 'RUNNING', 'PAUSED')
+ERROR, CANCELLED = 'ERROR', 'CANCELLED'
+FAILED_STATES = (ERROR, CANCELLED)
+
+CREATE = 'CREATE'
+RESOURCE_ID = 'resource_id'
+# Keys of the Mistral environment an execution receives.
+ENV = 'env'
+ENV_DATA = 'heat_extresource_data'
+ENV_PREVIOUS_INPUT = 'heat_extresource_previous_input'
+
+MAX_PHYSICAL_ID = 255  # Heat's physical_resource_id column
+MAX_REASON_PART = 600  # Mistral's state_info can hold whole tracebacks
+MAX_VALUE_SHOWN = 100
+
+# An execution the resource started for one of its actions.
+Run = collections.namedtuple('Run', 'action workflow execution_id')
+# What the resource holds when a result is read: its physical id (None
+# before it has one) and the merged outputs of earlier executions.
+Held = collections.namedtuple('Held', 'physical_id outputs')
+# An execution and its tasks, as Mistral reports them.
+Execution = collections.namedtuple('Execution', 'state state_info output')
+Task = collections.namedtuple('Task', 'name state state_info published')
+
+# Why an action fails: the kind picks the exception the resource raises.
+WORKFLOW_FAILED, BAD_RESULT = 'workflow failed', 'bad result'
+Failure = collections.namedtuple('Failure', 'kind reason')
+
+# physical_id: the id to hold afterwards; outputs: the merged outputs to
+# store, None when they do not change; failure: a Failure or None.
+Outcome = collections.namedtuple('Outcome', 'physical_id outputs failure')
+
+
+def clip(text, limit=MAX_REASON_PART):
+    text = str(text).strip()
+    return text if len(text) <= limit else text[:limit] + '...'
+
+
+def _shown(value, limit=MAX_VALUE_SHOWN):
+    return clip(jsonutils.dumps(value), limit)
+
+
+def is_running(state):
+    return state in RUNNING_STATES
+
+
+def needs_tasks(state):
+    """Whether interpret() needs the execution's tasks.
+
+    After a failure or a cancel: what they published is kept, the failed
+    tasks' errors are the reason.
+    """
+    return state in FAILED_STATES
+
+
+def execution_params(action, params, outputs, extra_env=None):
+    """The params of an execution for `action`.
+
+    Every action after CREATE receives the current outputs in its
+    environment (merged into params.env, added without one), plus
+    `extra_env`.
+    """
+    params = dict(params or {})
+    if action != CREATE:
+        env = dict(params.get(ENV) or {})
+        env[ENV_DATA] = outputs
+        env.update(extra_env or {})
+        params[ENV] = env
+    return params
+
+
+def runs_delete(create_has_workflow, held):
+    """Whether DELETE runs its workflow.
+
+    Not if CREATE has a workflow that never started an execution (no
+    physical id, no outputs): there is nothing to clean up.
+    """
+    return not (create_has_workflow and held.physical_id is None and
+                not held.outputs)
+
+
+def held_id(run, physical_id):
+    """The physical id once `run` started.
+
+    A CREATE execution is the physical id until a workflow returns one.
+    """
+    if physical_id is None and run.action == CREATE:
+        return run.execution_id
+    return physical_id
+
+
+def returned_id(workflow, output):
+    """(resource_id the outputs set or None, the problem with it or None)."""
+    value = output.get(RESOURCE_ID)
+    if value is None or value == '':
+        return None, None
+    if isinstance(value, (dict, list, bool)):
+        return None, ('workflow %s returned resource_id %s: it must be a '
+                      'string or a number' % (workflow, _shown(value)))
+    value = str(value)
+    if len(value) > MAX_PHYSICAL_ID:
+        return None, ('workflow %s returned a resource_id of %d characters; '
+                      'Heat keeps at most %d: %s' % (
+                          workflow, len(value), MAX_PHYSICAL_ID,
+                          clip(value, 60)))
+    return value, None
+
+
+def _as_map(value):
+    """A JSON string decoded (empty: {}); anything else as it is."""
+    if not isinstance(value, str):
+        return value
+    if not value.strip():
+        return {}
+    try:
+        return jsonutils.loads(value)
+    except ValueError:
+        return value
+
+
+def _merged(run, held, output):
+    """Outcome of outputs to merge into the held ones, no failure yet."""
+    new_id, problem = returned_id(run.workflow, output)
+    outputs = None
+    if output:
+        outputs = dict(held.outputs or {})
+        outputs.update(output)
+    return Outcome(new_id or held_id(run, held.physical_id), outputs,
+                   Failure(BAD_RESULT, problem) if problem else None)
+
+
+def succeeded(run, held, output):
+    """Outcome of an execution that ended in SUCCESS with `output`.
+
+    Its outputs are merged, a bad resource_id included, even when that
+    resource_id fails the action: nothing it returned is lost.
+    """
+    output = _as_map(output)
+    if not isinstance(output, dict):
+        return Outcome(held_id(run, held.physical_id), None, Failure(
+            BAD_RESULT, 'workflow %s returned %s instead of a map of '
+            'outputs' % (run.workflow, _shown(output))))
+    outcome = _merged(run, held, output)
+    if outcome.outputs is None:
+        # Nothing returned: the outputs are stored all the same, once.
+        outcome = outcome._replace(outputs=dict(held.outputs or {}))
+    return outcome
+
+
+def partial(run, held, tasks):
+    """Outcome of what a failed or cancelled execution's tasks published.
+
+    The published values of its successful tasks are merged (a resource_id
+    among them becomes the physical id, a bad one is ignored); no failure:
+    the caller says why the action ends.
+    """
+    published = {}
+    for task in tasks:
+        values = _as_map(task.published)
+        if task.state == SUCCESS and isinstance(values, dict):
+            published.update(values)
+    return _merged(run, held, published)._replace(failure=None)
+
+
+def failed(run, held, execution, tasks):
+    """Outcome of an execution that ended in ERROR or CANCELLED.
+
+    The reason quotes the failed tasks' own errors first (Heat cuts an
+    event's reason at 255 characters, and Mistral's state_info repeats
+    them verbosely), else the execution's state_info.
+    """
+    cause = '; '.join(
+        'task %s failed: %s' % (task.name, clip(task.state_info))
+        for task in tasks if task.state == ERROR)
+    reason = 'Mistral workflow %s ended %s: %s (execution %s)' % (
+        run.workflow, execution.state,
+        cause or clip(execution.state_info or '(no state_info)'),
+        run.execution_id)
+    return partial(run, held, tasks)._replace(
+        failure=Failure(WORKFLOW_FAILED, reason))
+
+
+def interpret(run, held, execution, tasks=()):
+    """The Outcome of a finished execution (not is_running(state)).
+
+    tasks: the execution's tasks, read when needs_tasks(state).
+    """
+    if execution.state == SUCCESS:
+        return succeeded(run, held, execution.output)
+    if execution.state in FAILED_STATES:
+        return failed(run, held, execution, tasks)
+    return Outcome(held_id(run, held.physical_id), None, Failure(
+        WORKFLOW_FAILED, 'Mistral execution %s of workflow %s is in unknown '
+        'state %s' % (run.execution_id, run.workflow, execution.state)))

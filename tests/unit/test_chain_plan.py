@@ -1,0 +1,208 @@
+"""A resource chain's nested stack, planned without Heat: member names,
+dependencies, the template and what each attribute is made of."""
+
+import pytest
+
+from heat_lifecycle_plugins.resources import chain_plan
+from heat_lifecycle_plugins.resources.chain_plan import plan_member_names
+
+OLD_TYPES = ['A', 'B', 'C']
+OLD_NAMES = ['0', '1', '2']
+
+
+def plan(new_types, old_types=OLD_TYPES, old_names=OLD_NAMES):
+    return plan_member_names(old_types, old_names, new_types)
+
+
+def test_unchanged_list_keeps_every_name():
+    assert plan(['A', 'B', 'C']) == ['0', '1', '2']
+
+
+def test_insert_mid_list_adds_one_fresh_name():
+    assert plan(['A', 'X', 'B', 'C']) == ['0', '3', '1', '2']
+
+
+def test_remove_mid_list_keeps_the_others():
+    assert plan(['A', 'C']) == ['0', '2']
+
+
+def test_reorder_keeps_every_name():
+    assert plan(['C', 'A', 'B']) == ['2', '0', '1']
+
+
+def test_changed_type_gets_a_fresh_name():
+    assert plan(['A', 'Y', 'C']) == ['0', '3', '2']
+
+
+def test_duplicates_match_in_order():
+    assert plan(['A', 'A'], ['A', 'B', 'A'], ['0', '1', '2']) == ['0', '2']
+    assert plan(['A', 'A', 'A'], ['A', 'A'], ['0', '5']) == ['0', '5', '6']
+
+
+def test_fresh_names_never_reuse_a_current_name():
+    assert plan(['X', 'Y'], ['A', 'B'], ['7', '3']) == ['8', '9']
+
+
+def test_from_and_to_an_empty_chain():
+    assert plan([], OLD_TYPES, OLD_NAMES) == []
+    assert plan(['A', 'B'], [], []) == ['0', '1']
+
+
+def test_index_names_are_the_in_tree_names():
+    assert chain_plan.index_names(['A', 'B', 'A']) == ['0', '1', '2']
+    assert chain_plan.index_names([]) == []
+
+
+# -- dependencies ------------------------------------------------------------
+
+NAMES = ['0', '1', '2', '3', '4']
+
+
+def test_sequential_members_each_wait_for_the_one_before():
+    deps = chain_plan.member_dependencies(NAMES, concurrent=False, limit=2)
+    assert deps == {'0': [], '1': ['0'], '2': ['1'], '3': ['2'], '4': ['3']}
+
+
+def test_concurrent_members_are_dealt_into_lanes():
+    deps = chain_plan.member_dependencies(NAMES, concurrent=True, limit=2)
+    assert deps == {'0': ['chain_start'], '1': ['chain_start'],
+                    '2': ['0'], '3': ['1'], '4': ['2']}
+
+
+def test_no_limit_is_one_lane_per_member():
+    deps = chain_plan.member_dependencies(NAMES, concurrent=True, limit=0)
+    assert deps == {name: ['chain_start'] for name in NAMES}
+
+
+def test_a_concurrent_chain_of_one_needs_no_gate():
+    assert chain_plan.member_dependencies(['7'], True, 10) == {'7': []}
+
+
+def test_lanes_follow_list_order_not_names():
+    deps = chain_plan.member_dependencies(['5', '0', '9'], True, 1)
+    assert deps == {'5': ['chain_start'], '0': ['5'], '9': ['0']}
+
+
+# -- template ----------------------------------------------------------------
+
+def test_sequential_template():
+    tmpl = chain_plan.chain_template(['A', 'B'], ['3', '1'], {'p': 1},
+                                     concurrent=False, limit=10)
+    assert tmpl == {
+        'heat_template_version': '2015-04-30',
+        'resources': {
+            '3': {'type': 'A', 'properties': {'p': 1}},
+            '1': {'type': 'B', 'properties': {'p': 1}, 'depends_on': ['3']},
+        },
+        'outputs': {},
+    }
+
+
+def test_concurrent_template_hangs_the_lanes_between_gates():
+    types = ['A', 'B', 'C', 'D', 'E']
+    tmpl = chain_plan.chain_template(types, NAMES, None, concurrent=True,
+                                     limit=2)
+    resources = tmpl['resources']
+    assert resources['chain_start'] == {'type': 'OS::Heat::None'}
+    # The last member of each lane: the others finish before those.
+    assert resources['chain_end'] == {'type': 'OS::Heat::None',
+                                      'depends_on': ['3', '4']}
+    assert resources['0'] == {'type': 'A', 'depends_on': ['chain_start']}
+    assert resources['4'] == {'type': 'E', 'depends_on': ['2']}
+    assert 'properties' not in resources['2']
+
+
+def test_more_lanes_than_members_ends_on_every_member():
+    tmpl = chain_plan.chain_template(['A', 'B'], ['0', '1'], {}, True, 10)
+    assert tmpl['resources']['chain_end']['depends_on'] == ['0', '1']
+
+
+def test_an_empty_chain_is_an_empty_template():
+    tmpl = chain_plan.chain_template([], [], {'p': 1}, True, 10,
+                                     ['refs', ('attributes', 'x')])
+    assert tmpl['resources'] == {}
+    assert tmpl['outputs'] == {'refs': {'value': []},
+                               'attributes, x': {'value': {}}}
+
+
+# -- attributes --------------------------------------------------------------
+
+MEMBERS = ['4', '0', '7']  # list positions 0, 1, 2 after some updates
+
+
+def outputs(*referenced):
+    return chain_plan.attribute_outputs(MEMBERS, referenced)
+
+
+def test_refs_output_is_the_whole_list_whatever_the_path():
+    refs = [{'get_resource': n} for n in MEMBERS]
+    assert outputs('refs', ('refs', 1)) == {
+        'refs': {'value': refs}, 'refs, 1': {'value': refs}}
+
+
+def test_member_outputs_go_by_list_position():
+    assert outputs('resource.1') == {
+        'resource.1': {'value': {'get_resource': '0'}}}
+    assert outputs('resource.2.kind', ('resource.0', 'kind', 'x')) == {
+        'resource.2.kind': {'value': {'get_attr': ['7', 'kind']}},
+        'resource.0, kind, x': {'value': {'get_attr': ['4', 'kind', 'x']}}}
+
+
+def test_attributes_output_is_keyed_by_position():
+    assert outputs(('attributes', 'kind')) == {'attributes, kind': {
+        'value': {'0': {'get_attr': ['4', 'kind']},
+                  '1': {'get_attr': ['0', 'kind']},
+                  '2': {'get_attr': ['7', 'kind']}}}}
+
+
+def test_any_other_attribute_is_a_list_of_the_members_attribute():
+    assert outputs(('value', 'x')) == {'value, x': {'value': [
+        {'get_attr': ['4', 'value', 'x']}, {'get_attr': ['0', 'value', 'x']},
+        {'get_attr': ['7', 'value', 'x']}]}}
+
+
+@pytest.mark.parametrize('referenced', [
+    'resource.3', 'resource.9.kind', 'resource.x', 'resource.-1',
+    'attributes'])
+def test_attributes_without_a_value_get_no_output(referenced):
+    assert outputs(referenced) == {}
+
+
+@pytest.mark.parametrize('key, path, expected', [
+    ('resource.1', (), True),
+    ('resource.2.kind', (), True),
+    ('resource.3', (), False),
+    ('resource.first', (), False),
+    ('attributes', (), False),
+    ('attributes', ('kind',), True),
+    ('refs', (), True),
+    ('anything', (), True),
+])
+def test_has_value(key, path, expected):
+    assert chain_plan.has_value(MEMBERS, key, path) is expected
+
+
+def test_member_values_come_from_the_same_rules():
+    # The accessors a chain uses when it reads its members directly.
+    def ref(name):
+        return 'id-%s' % name
+
+    def attr(name, *path):
+        return '%s:%s' % (name, '/'.join(path))
+
+    def value(key, *path):
+        return chain_plan.attribute_value(MEMBERS, key, path, ref, attr)
+
+    assert value('refs') == ['id-4', 'id-0', 'id-7']
+    assert value('refs', 1) == ['id-4', 'id-0', 'id-7']  # selected later
+    assert value('resource.2') == 'id-7'
+    assert value('resource.2.kind') == '7:kind'
+    assert value('resource.0', 'kind', 'x') == '4:kind/x'
+    assert value('attributes', 'kind') == {'0': '4:kind', '1': '0:kind',
+                                           '2': '7:kind'}
+    assert value('kind') == ['4:kind', '0:kind', '7:kind']
+
+
+def test_output_names():
+    assert chain_plan.output_name('refs') == 'refs'
+    assert chain_plan.output_name('resource.0', 'a', 1) == 'resource.0, a, 1'

@@ -1,0 +1,224 @@
+"""What a Mistral execution means for an ExternalResource (no Heat, no
+Mistral: the values below are what a real Mistral 23 returned)."""
+
+import pytest
+
+from heat_lifecycle_plugins.resources import execution_results as er
+
+CREATE = er.Run('CREATE', 'thing_create', 'exec-create')
+UPDATE = er.Run('UPDATE', 'thing_update', 'exec-update')
+NEW = er.Held(None, {})
+MADE = er.Held('thing-1', {'resource_id': 'thing-1', 'size': 1})
+
+# Mistral 23: output and published are JSON strings, state_info text.
+SUCCEEDED = er.Execution('SUCCESS', None,
+                         '{"resource_id": "thing-1", "size": 2}')
+FAILED_INFO = (
+    'Failure caused by error in tasks: boom\n\n  boom [task_ex_id=10cafb0e-'
+    'f43f-4456-addb-536f4716140e] -> the thing could not be finished\n    '
+    '[action_ex_id=b8ae0fe4-ca8c-406d-8382-8f11a3208ebb, idx=0]: the thing '
+    'could not be finished\n')
+FAILED = er.Execution(
+    'ERROR', FAILED_INFO,
+    '{"result": "Failure caused by error in tasks: boom", '
+    '"resource_id": "half-made-1", "n": 3}')
+FAILED_TASKS = [  # in the order Mistral lists them
+    er.Task('boom', 'ERROR', 'the thing could not be finished', '{}'),
+    er.Task('post', 'SUCCESS', None, '{"resource_id": "half-made-1", '
+                                     '"n": 3}'),
+]
+CANCELLED = er.Execution('CANCELLED', 'Heat stack s: Stack CREATE cancelled',
+                         '{"result": "Heat stack s: Stack CREATE cancelled"}')
+CANCELLED_TASKS = [
+    er.Task('first', 'SUCCESS', None, '{"made": true}'),
+    er.Task('wait', 'RUNNING', None, '{}'),
+]
+
+
+def test_success_merges_outputs_and_takes_the_resource_id():
+    out = er.interpret(CREATE, NEW, SUCCEEDED)
+    assert out == er.Outcome('thing-1', {'resource_id': 'thing-1',
+                                         'size': 2}, None)
+
+
+def test_success_without_resource_id_keeps_the_physical_id():
+    execution = er.Execution('SUCCESS', None, '{"size": 5}')
+    out = er.interpret(UPDATE, MADE, execution)
+    assert out == er.Outcome('thing-1', {'resource_id': 'thing-1',
+                                         'size': 5}, None)
+
+
+def test_create_without_resource_id_is_its_execution_id():
+    execution = er.Execution('SUCCESS', None, '{"note": "created"}')
+    assert er.interpret(CREATE, NEW, execution).physical_id == 'exec-create'
+
+
+def test_a_later_execution_id_never_becomes_the_physical_id():
+    execution = er.Execution('SUCCESS', None, '{}')
+    assert er.interpret(UPDATE, MADE, execution).physical_id == 'thing-1'
+    # Even when no id is held yet (a resource created by another type).
+    assert er.interpret(UPDATE, er.Held(None, {}), execution) \
+        .physical_id is None
+
+
+def test_empty_output_still_stores_the_outputs_once():
+    for output in ('', '{}', {}):
+        out = er.interpret(UPDATE, MADE, er.Execution('SUCCESS', None,
+                                                      output))
+        assert out == er.Outcome('thing-1', MADE.outputs, None)
+
+
+def test_outputs_as_a_map_are_taken_as_they_are():
+    execution = er.Execution('SUCCESS', None, {'resource_id': 7})
+    assert er.interpret(CREATE, NEW, execution) == er.Outcome(
+        '7', {'resource_id': 7}, None)
+
+
+@pytest.mark.parametrize('output, shown', [
+    ('[1, 2]', '[1, 2]'),
+    ('"text"', '"text"'),
+    ('not json', '"not json"'),
+    (None, 'null'),
+])
+def test_outputs_that_are_no_map_fail_and_keep_the_create_id(output, shown):
+    out = er.interpret(CREATE, NEW, er.Execution('SUCCESS', None, output))
+    assert out == er.Outcome('exec-create', None, er.Failure(
+        er.BAD_RESULT, 'workflow thing_create returned %s instead of a map '
+        'of outputs' % shown))
+
+
+@pytest.mark.parametrize('value, problem', [
+    ('["not", "a", "string"]',
+     'returned resource_id ["not", "a", "string"]: it must be a string or '
+     'a number'),
+    ('{"a": 1}', 'returned resource_id {"a": 1}: it must be'),
+    ('true', 'returned resource_id true: it must be'),
+    ('"%s"' % ('x' * 256), 'returned a resource_id of 256 characters; Heat '
+     'keeps at most 255: ' + 'x' * 60 + '...'),
+])
+def test_a_bad_resource_id_fails_but_every_output_is_kept(value, problem):
+    execution = er.Execution('SUCCESS', None,
+                             '{"resource_id": %s, "size": 3}' % value)
+    out = er.interpret(CREATE, NEW, execution)
+    assert out.physical_id == 'exec-create'
+    assert out.outputs['size'] == 3 and 'resource_id' in out.outputs
+    assert out.failure.kind == er.BAD_RESULT
+    assert out.failure.reason.startswith('workflow thing_create ' + problem)
+
+
+def test_a_bad_resource_id_after_create_keeps_the_held_id():
+    execution = er.Execution('SUCCESS', None, '{"resource_id": [1]}')
+    out = er.interpret(UPDATE, MADE, execution)
+    assert out.physical_id == 'thing-1'
+    assert out.failure.kind == er.BAD_RESULT
+
+
+def test_numbers_and_the_longest_id_are_accepted():
+    assert er.returned_id('wf', {'resource_id': 42}) == ('42', None)
+    assert er.returned_id('wf', {'resource_id': 'x' * 255}) == ('x' * 255,
+                                                                None)
+    assert er.returned_id('wf', {'resource_id': ''}) == (None, None)
+
+
+def test_failure_names_the_failed_task_first_and_keeps_what_was_published():
+    out = er.interpret(CREATE, NEW, FAILED, FAILED_TASKS)
+    assert out.physical_id == 'half-made-1'
+    assert out.outputs == {'resource_id': 'half-made-1', 'n': 3}
+    assert out.failure == er.Failure(
+        er.WORKFLOW_FAILED, 'Mistral workflow thing_create ended ERROR: task '
+        'boom failed: the thing could not be finished (execution '
+        'exec-create)')
+
+
+def test_failure_without_tasks_quotes_state_info():
+    out = er.interpret(CREATE, NEW, FAILED)
+    assert out.failure.reason == (
+        'Mistral workflow thing_create ended ERROR: %s (execution '
+        'exec-create)' % FAILED_INFO.strip())
+    # The failed CREATE's execution stays the id, for DELETE to clean up.
+    assert out.physical_id == 'exec-create'
+    assert out.outputs is None
+
+
+def test_failure_without_any_reason_says_so():
+    out = er.interpret(UPDATE, MADE, er.Execution('ERROR', None, '{}'))
+    assert 'ended ERROR: (no state_info)' in out.failure.reason
+    assert out.physical_id == 'thing-1' and out.outputs is None
+
+
+def test_long_errors_are_clipped():
+    tasks = [er.Task('t', 'ERROR', 'e' * 1000, '{}')]
+    reason = er.interpret(UPDATE, MADE, er.Execution('ERROR', None, ''),
+                          tasks).failure.reason
+    assert 'task t failed: ' + 'e' * 600 + '... (execution' in reason
+
+
+def test_every_failed_task_is_named():
+    tasks = [er.Task('a', 'ERROR', 'first', '{}'),
+             er.Task('b', 'ERROR', 'second', '{}')]
+    reason = er.interpret(UPDATE, MADE, FAILED, tasks).failure.reason
+    assert 'task a failed: first; task b failed: second' in reason
+
+
+def test_cancelled_execution_fails_and_keeps_partial_outputs():
+    out = er.interpret(CREATE, NEW, CANCELLED, CANCELLED_TASKS)
+    assert out == er.Outcome('exec-create', {'made': True}, er.Failure(
+        er.WORKFLOW_FAILED, 'Mistral workflow thing_create ended CANCELLED: '
+        'Heat stack s: Stack CREATE cancelled (execution exec-create)'))
+
+
+def test_partial_result_after_a_cancel_by_heat():
+    out = er.partial(CREATE, NEW, CANCELLED_TASKS)
+    assert out == er.Outcome('exec-create', {'made': True}, None)
+    # Nothing published: nothing to write, the held id kept.
+    assert er.partial(UPDATE, MADE, [CANCELLED_TASKS[1]]) == er.Outcome(
+        'thing-1', None, None)
+
+
+def test_partial_results_ignore_a_bad_id_and_unreadable_values():
+    tasks = [er.Task('a', 'SUCCESS', None, '{"resource_id": [1], "k": 1}'),
+             er.Task('b', 'SUCCESS', None, 'not json'),
+             er.Task('c', 'ERROR', 'x', '{"lost": 1}')]
+    out = er.partial(CREATE, NEW, tasks)
+    assert out == er.Outcome('exec-create', {'resource_id': [1], 'k': 1},
+                             None)
+
+
+def test_unknown_state_fails_clearly():
+    out = er.interpret(CREATE, NEW, er.Execution('WEIRD', None, None))
+    assert out == er.Outcome('exec-create', None, er.Failure(
+        er.WORKFLOW_FAILED, 'Mistral execution exec-create of workflow '
+        'thing_create is in unknown state WEIRD'))
+
+
+@pytest.mark.parametrize('state, running, needs_tasks', [
+    ('IDLE', True, False), ('RUNNING', True, False), ('PAUSED', True, False),
+    ('SUCCESS', False, False), ('ERROR', False, True),
+    ('CANCELLED', False, True)])
+def test_states(state, running, needs_tasks):
+    assert er.is_running(state) is running
+    assert er.needs_tasks(state) is needs_tasks
+
+
+def test_create_gets_its_params_as_they_are():
+    params = {'env': {'sleep': 3}, 'task_name': 't'}
+    assert er.execution_params('CREATE', params, {'a': 1}) == params
+
+
+def test_later_actions_get_the_outputs_in_their_environment():
+    assert er.execution_params('SUSPEND', {}, {'a': 1}) == {
+        'env': {'heat_extresource_data': {'a': 1}}}
+    params = {'env': {'note': 'x'}, 'task_name': 't'}
+    got = er.execution_params('UPDATE', params, {'a': 1},
+                              {'heat_extresource_previous_input': {'s': 1}})
+    assert got == {'task_name': 't', 'env': {
+        'note': 'x', 'heat_extresource_data': {'a': 1},
+        'heat_extresource_previous_input': {'s': 1}}}
+    assert params == {'env': {'note': 'x'}, 'task_name': 't'}  # unchanged
+
+
+def test_delete_is_skipped_only_when_create_never_started():
+    assert not er.runs_delete(True, er.Held(None, {}))
+    assert er.runs_delete(True, er.Held('exec-create', {}))
+    assert er.runs_delete(True, er.Held(None, {'made': True}))
+    assert er.runs_delete(False, er.Held(None, {}))
