@@ -65,6 +65,7 @@ def test_failing_component_script(driver, heat):
         'disk full\n\n[heat-lifecycle-agent] %s: the tool exited with '
         'status 3' % hook)
 
+
 def test_failing_chain_member(driver, heat):
     steps = {'step1': ['steps/loadbalancer.yaml', 'steps/broken.yaml',
                        'steps/db.yaml']}
