@@ -14,9 +14,10 @@ seconds, for our OS::Mistral::ExternalResource and the in-tree type
 - Heat database writes (INSERT/UPDATE/DELETE statements, per table) issued
   while the stack is created, counted on the engine's SQLAlchemy engine.
 
-Mistral is tests/services/mistral.py's real server (one process, its own
-PID). The in-tree type reaches it through Heat's own mistral client plugin,
-whose client factory is pointed at the proxy (no Keystone catalog here).
+Mistral is heat_lifecycle_plugins.fixtures.mistral's real server (one
+process, its own PID). The in-tree type reaches it through Heat's own
+mistral client plugin, whose client factory is pointed at the proxy (no
+Keystone catalog here).
 """
 
 import collections
@@ -33,7 +34,8 @@ import sqlalchemy
 from benchmarks import harness
 from benchmarks.upstream_types import UPSTREAM_EXTERNAL
 from heat_lifecycle_plugins import config
-from tests.services.mistral import MistralServer
+from heat_lifecycle_plugins.fixtures.mistral import Mistral
+from heat_lifecycle_plugins.fixtures.stacks import TERMINAL
 
 OURS = 'ours'
 INTREE = 'in-tree'
@@ -227,7 +229,7 @@ def measure_once(bench, mistral, proxy, writes, kind, tag, seconds):
         # attributes, which makes the in-tree type call Mistral.
         ended = [e for e in eng.events(ident, 'ext')
                  if e['resource_action'] == 'CREATE' and
-                 e['resource_status'] in harness.TERMINAL]
+                 e['resource_status'] in TERMINAL]
         if ended:
             complete = time.monotonic()
             break
@@ -257,7 +259,8 @@ def measure_once(bench, mistral, proxy, writes, kind, tag, seconds):
 
 
 def run(bench, rounds, workdir, log):
-    mistral = MistralServer(workdir + '/mistral').start()
+    mistral = Mistral(workdir + '/mistral')
+    mistral.setUp()
     proxy = CountingProxy(mistral.url).start()
     restore = point_intree_client_at(proxy.url)
     group = config.GROUP.name
@@ -285,7 +288,7 @@ def run(bench, rounds, workdir, log):
         cfg.CONF.clear_override('mistral_auth_type', group=group)
         restore()
         proxy.stop()
-        mistral.stop()
+        mistral.cleanUp()
     result = {'poll_interval': cfg.CONF[group].mistral_poll_interval,
               'sleep': SLEEP_SECONDS[:rounds]}
     for kind, rows in samples.items():

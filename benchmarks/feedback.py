@@ -1,7 +1,7 @@
 """Time to first feedback of a long deployment (issue item 4).
 
-Runs on the end-to-end loopback cloud (tests/services/cloud.py: MariaDB,
-RabbitMQ, Keystone, heat-engine, heat-api, heat-api-cfn as separate
+Runs on the end-to-end loopback cloud (heat_lifecycle_plugins.fixtures.cloud:
+MariaDB, RabbitMQ, Keystone, heat-engine, heat-api, heat-api-cfn as separate
 processes) because the path measured is the real one: a DeployedServer
 whose os-collect-config runs heat-lifecycle-agent, which signals through
 heat-api with HEAT_SIGNAL; the user reads events through heat-api with
@@ -10,9 +10,10 @@ python-heatclient.
 The deployment's script sleeps SCRIPT_SECONDS. Measured, per kind:
 
 - t0, "the agent starts the deployment": the moment the server's
-  os-refresh-config step (tests/services/refresh_config.py) writes the
-  deployments it collected into the heat-config file and hands them to the
-  agent (the file's modification time, read by polling it every 20 ms);
+  os-refresh-config step (heat_lifecycle_plugins/fixtures/refresh_config.py)
+  writes the deployments it collected into the heat-config file and hands
+  them to the agent (the file's modification time, read by polling it
+  every 20 ms);
 - t1: the first moment a new event of the deployment resource is listed by
   `GET /stacks/<id>/events` (polled every 100 ms as the demo user).
 
@@ -25,12 +26,12 @@ gets no progress, so its first event is the completion signal.
 import json
 import os
 import re
-import shutil
 import time
-import uuid
 
 from benchmarks import harness
 from benchmarks.upstream_types import UPSTREAM_DEPLOYMENT
+from heat_lifecycle_plugins.fixtures.cloud import Cloud
+from heat_lifecycle_plugins.fixtures import stacks
 
 OURS = 'ours'
 INTREE = 'in-tree'
@@ -86,47 +87,16 @@ def deployment_events(hc, stack_id):
 
 
 def measure_once(cloud, kind, workdir):
-    from tests.services import deployed_server
-    from tests.services import stacks
-
     hc = cloud.heat_client()
-    created = hc.stacks.create(
-        stack_name='bench-feedback-%s-%s' % (kind.replace('-', ''),
-                                             uuid.uuid4().hex[:6]),
-        template=TEMPLATE % {'type': TYPES[kind], 'seconds': SCRIPT_SECONDS})
-    stack_id = created['stack']['id']
-    agent = deployed_server.DeployedServerAgent(
-        os.path.join(workdir, 'server-%s' % uuid.uuid4().hex[:6]), hc,
-        stack_id, 'server').start()
-    heat_config = os.path.join(agent.workdir, 'heat-config', 'heat-config')
-    try:
-        t0 = first = None
-        seen_before = set()
-        next_events = 0.0
-        deadline = time.time() + 180
-        while first is None:
-            if time.time() > deadline:
-                raise harness.BenchmarkError(
-                    '%s deployment: no feedback in 180 s\n%s' % (
-                        kind, agent.log_tail(3000)))
-            if t0 is None:
-                t0 = handed_to_agent(heat_config)
-            if time.time() >= next_events:
-                next_events = time.time() + 0.1
-                events = deployment_events(hc, stack_id)
-                now = time.time()
-                if t0 is None:
-                    seen_before.update(e.id for e in events)
-                else:
-                    new = [e for e in events if e.id not in seen_before]
-                    if new:
-                        first = (now, new[0])
-            time.sleep(0.02)
-        stacks.wait(hc, stack_id, 'CREATE', timeout=180)
-        hc.stacks.delete(stack_id)
-        stacks.wait(hc, stack_id, 'DELETE', timeout=180)
-    finally:
-        agent.stop()
+    with stacks.StackDriver(hc, workdir, prefix='bench-feedback-%s'
+                            % kind.replace('-', ''), timeout=180) as driver:
+        stack_id = driver.create(TEMPLATE % {'type': TYPES[kind],
+                                             'seconds': SCRIPT_SECONDS},
+                                 wait=False)
+        agent = driver.start_agent(stack_id, 'server')
+        first, t0 = first_feedback(hc, stack_id, agent, kind)
+        driver.wait(stack_id, 'CREATE')
+        driver.delete(stack_id)
     seen_at, event = first
     return {'seconds': seen_at - t0,
             'event': '%s "%s"' % (event.resource_status, re.sub(
@@ -134,26 +104,46 @@ def measure_once(cloud, kind, workdir):
                 event.resource_status_reason or '')[:70])}
 
 
+def first_feedback(hc, stack_id, agent, kind):
+    """((seen at, first new event), t0) of the deployment."""
+    t0 = first = None
+    seen_before = set()
+    next_events = 0.0
+    deadline = time.time() + 180
+    while first is None:
+        if time.time() > deadline:
+            raise harness.BenchmarkError(
+                '%s deployment: no feedback in 180 s\n%s' % (
+                    kind, agent.log_tail(3000)))
+        if t0 is None:
+            t0 = handed_to_agent(agent.heat_config)
+        if time.time() >= next_events:
+            next_events = time.time() + 0.1
+            events = deployment_events(hc, stack_id)
+            now = time.time()
+            if t0 is None:
+                seen_before.update(e.id for e in events)
+            else:
+                new = [e for e in events if e.id not in seen_before]
+                if new:
+                    first = (now, new[0])
+        time.sleep(0.02)
+    return first, t0
+
+
 def run(bench, log, quick=False):
     """bench (the in-process engine) is not used: this needs the real API."""
-    from tests.services.cloud import Cloud
-
     rounds = 1 if quick else 3
     workdir = os.path.join(bench.workdir, 'cloud')
-    os.makedirs(os.path.join(workdir, 'heat', 'plugins'), exist_ok=True)
-    shutil.copy(harness.UPSTREAM_PLUGIN, os.path.join(
-        workdir, 'heat', 'plugins', 'hlp_benchmark_upstream_types.py'))
-    cloud = Cloud(workdir, with_mistral=False).start()
     samples = {OURS: [], INTREE: []}
-    try:
+    with Cloud(workdir, with_mistral=False,
+               heat_plugins=[harness.UPSTREAM_PLUGIN]) as cloud:
         for r in range(rounds):
             for kind in samples:
                 s = measure_once(cloud, kind, workdir)
                 samples[kind].append(s)
                 log('  %-7s round %d: first feedback %.2fs after the agent '
                     'started (%s)' % (kind, r, s['seconds'], s['event']))
-    finally:
-        cloud.stop()
     return {kind: {'seconds': harness.median([s['seconds'] for s in rows]),
                    'event': rows[0]['event'], 'rounds': len(rows)}
             for kind, rows in samples.items()}

@@ -1,31 +1,29 @@
 """The benchmark's engine: one real in-process Heat engine for every benchmark.
 
-Reuses the test harness (tests/inprocess_engine.py on a private MariaDB from
-tests/services/mariadb.py) so that our types and the in-tree types run in the
-same process, on the same engine, database and machine. The in-tree types
+Reuses the test harness (heat_lifecycle_plugins.fixtures: the in-process
+engine on a private MariaDB) so that our types and the in-tree types run in
+the same process, on the same engine, database and machine. The in-tree types
 are registered under other names by benchmarks/upstream_types.py, copied
 into the engine's plugin dir next to our loader.
 """
 
-# Before any other heat import, as in tests/inprocess_engine.py.
+# Before any other heat import, as in the in-process engine.
 from heat_lifecycle_plugins import heat_internals  # noqa: E402  isort:skip
 heat_internals.select_engine_runtime()  # as heat-engine does, first
 import heat.tests.common  # noqa: F401,E402  isort:skip
 
 import os
-import shutil
 import statistics
 import threading
 import time
 
-from heat.common import exception
+import fixtures
 
-from tests import inprocess_engine
-from tests.services.mariadb import MariaDB
+from heat_lifecycle_plugins.fixtures import inprocess_engine
+from heat_lifecycle_plugins.fixtures.mariadb import MariaDB
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 UPSTREAM_PLUGIN = os.path.join(HERE, 'upstream_types.py')
-TERMINAL = ('COMPLETE', 'FAILED')
 
 
 def serialize_sync_point_parsing():
@@ -86,27 +84,20 @@ class PeakRSS(object):
         self._stop.set()
 
 
-class BenchEngine(object):
-    """MariaDB + the in-process engine; stop() ends both (MariaDB by PID)."""
+class BenchEngine(fixtures.Fixture):
+    """MariaDB + the in-process engine, both stopped at cleanUp (MariaDB by
+    its PID)."""
 
     def __init__(self, workdir):
+        super(BenchEngine, self).__init__()
         self.workdir = workdir
-        self.mariadb = None
-        self.engine = None
-        self.rss = None
 
-    def start(self):
+    def _setUp(self):
         if not MariaDB.available():
             raise BenchmarkError('mariadbd is not installed: run '
                                  'tools/install-system-deps.sh')
-        os.makedirs(self.workdir, exist_ok=True)
-        self.mariadb = MariaDB(os.path.join(self.workdir, 'mariadb')).start()
-        engine = inprocess_engine.InProcessEngine(
-            os.path.join(self.workdir, 'heat-engine'),
-            self.mariadb.create_database())
-        os.makedirs(engine.plugin_dir, exist_ok=True)
-        shutil.copy(UPSTREAM_PLUGIN, os.path.join(
-            engine.plugin_dir, 'hlp_benchmark_upstream_types.py'))
+        self.mariadb = self.useFixture(
+            MariaDB(os.path.join(self.workdir, 'mariadb')))
         # Heat 25-27's per-stack ThreadGroup refuses the 1001st thread and
         # never frees finished ones: every event takes one, so one engine
         # worker runs at most ~1000 events of a stack in its lifetime (a
@@ -115,45 +106,18 @@ class BenchEngine(object):
         # drops finished threads, for every type alike.
         heat_internals.forget_finished_threads()
         serialize_sync_point_parsing()
-        self.engine = engine.start()
+        self.engine = self.useFixture(inprocess_engine.InProcessEngine(
+            os.path.join(self.workdir, 'heat-engine'),
+            self.mariadb.create_database(), plugins=[UPSTREAM_PLUGIN]))
         self.rss = PeakRSS().start()
-        return self
-
-    def stop(self):
-        try:
-            if self.rss is not None:
-                self.rss.stop()
-            if self.engine is not None:
-                self.engine.stop()
-        finally:
-            if self.mariadb is not None:
-                self.mariadb.stop()
+        self.addCleanup(self.rss.stop)
 
     # -- timed stack operations ---------------------------------------------
 
-    def wait(self, ident, action, timeout, poll=0.02):
+    def wait(self, ident, action, timeout):
         """Wait for `action` to end COMPLETE; the stack (None if deleted)."""
-        eng = self.engine
-        deadline = time.monotonic() + timeout
-        while True:
-            try:
-                stack = eng.show(ident, resolve_outputs=False)
-            except exception.EntityNotFound:
-                if action == 'DELETE':
-                    return None
-                raise
-            if (stack['stack_action'] == action and
-                    stack['stack_status'] in TERMINAL):
-                if stack['stack_status'] != 'COMPLETE':
-                    raise BenchmarkError('%s %s: %s' % (
-                        action, stack['stack_status'],
-                        stack['stack_status_reason']))
-                return stack
-            if time.monotonic() > deadline:
-                raise BenchmarkError('%s did not end in %ss (%s_%s)' % (
-                    action, timeout, stack['stack_action'],
-                    stack['stack_status']))
-            time.sleep(poll)
+        return self.engine.wait(ident, action, 'COMPLETE', timeout,
+                                interval=0.02)
 
     def timed(self, action, start, timeout):
         """Run start() (an RPC call returning the stack identity), wait for

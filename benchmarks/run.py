@@ -88,7 +88,8 @@ def run(argv=None):
     started = time.monotonic()
     load_before = os.getloadavg()
     workdir = args.workdir or tempfile.mkdtemp(prefix='hlp-bench-')
-    bench = harness.BenchEngine(workdir).start()
+    bench = harness.BenchEngine(workdir)
+    bench.setUp()
     sections = []
     measured = {}
     try:
@@ -128,7 +129,7 @@ def run(argv=None):
             measured['feedback'] = fb
             sections.append(('Time to first feedback', feedback.markdown(fb)))
     finally:
-        bench.stop()
+        bench.cleanUp()
         if not args.workdir:
             shutil.rmtree(workdir, ignore_errors=True)
     sections.insert(0, ('Targets', targets.markdown(measured)))

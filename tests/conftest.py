@@ -15,26 +15,44 @@ PROBE_DIST = os.path.join(HERE, 'fixture_dists', 'probe')
 BROKEN_DIST = os.path.join(HERE, 'fixture_dists', 'broken')
 
 
+def pytest_collection_modifyitems(items):
+    """Mark the tests that need a MariaDB server.
+
+    They use the `mariadb` fixture, directly or through the engine;
+    `-m "not mariadb"` runs the others without root or Debian packages
+    (tox -e agent).
+    """
+    for item in items:
+        if 'mariadb' in item.fixturenames:
+            item.add_marker(pytest.mark.mariadb)
+
+
 @pytest.fixture(scope='session')
 def mariadb(tmp_path_factory):
     """A private MariaDB server for the session, stopped by its PID."""
-    from tests.services.mariadb import MariaDB
+    from heat_lifecycle_plugins.fixtures.mariadb import MariaDB
     if not MariaDB.available():
-        pytest.fail('mariadbd is not installed: run tools/run-tests.sh, '
-                    'which installs it')
-    server = MariaDB(str(tmp_path_factory.mktemp('mariadb'))).start()
-    yield server
-    server.stop()
+        pytest.fail('mariadbd is not installed: run tools/run-tests.sh '
+                    '(as root), which installs it')
+    with MariaDB(str(tmp_path_factory.mktemp('mariadb'))) as server:
+        yield server
 
 
 @pytest.fixture(scope='session')
 def engine(tmp_path_factory, mariadb):
-    """The session's in-process Heat engine (see tests/inprocess_engine.py)."""
+    """The session's in-process Heat engine (fixtures.inprocess_engine)."""
     if PROBE_DIST not in sys.path:
         sys.path.insert(0, PROBE_DIST)
-    from tests import inprocess_engine
-    eng = inprocess_engine.InProcessEngine(
-        str(tmp_path_factory.mktemp('heat-engine')),
-        mariadb.create_database()).start()
-    yield eng
-    eng.stop()
+    from heat_lifecycle_plugins.fixtures import inprocess_engine
+    with inprocess_engine.InProcessEngine(
+            str(tmp_path_factory.mktemp('heat-engine')),
+            mariadb.create_database()) as eng:
+        yield eng
+
+
+@pytest.fixture(scope='session')
+def thing_store(tmp_path_factory):
+    """The JSON service the ExternalResource test workflows manage."""
+    from heat_lifecycle_plugins.fixtures.thing_store import ThingStore
+    with ThingStore(str(tmp_path_factory.mktemp('thing-store'))) as store:
+        yield store

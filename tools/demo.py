@@ -8,7 +8,7 @@ through update, suspend, resume; prints each stack's events as a timeline;
 deletes the stacks and stops every process by its PID.
 
     bash tools/demo.sh            # all of the above
-    bash tools/demo.sh --keep     # leave the cloud running, print how to use it
+    bash tools/demo.sh --keep     # leave the cloud running, say how to use it
     bash tools/demo.sh --stop DIR # stop a kept cloud
 """
 
@@ -16,6 +16,7 @@ import argparse
 import glob
 import json
 import os
+import shutil
 import signal
 import sys
 import tempfile
@@ -23,14 +24,14 @@ import time
 
 import yaml
 
+from heat_lifecycle_plugins.fixtures import cloud as cloud_fixture
+from heat_lifecycle_plugins.fixtures import deployed_server
+from heat_lifecycle_plugins.fixtures import process
+from heat_lifecycle_plugins.fixtures import service
+from heat_lifecycle_plugins.fixtures import stacks
+from heat_lifecycle_plugins.fixtures import thing_store
+
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, REPO)
-
-from tests.services import cloud as cloud_service  # noqa: E402
-from tests.services import deployed_server  # noqa: E402
-from tests.services import stacks  # noqa: E402
-from tests.services import thing_store  # noqa: E402
-
 EXAMPLES = os.path.join(REPO, 'examples')
 WORKFLOWS = os.path.join(EXAMPLES, 'external_resource_workflows.yaml')
 PIDS_FILE = 'demo-pids.json'
@@ -41,37 +42,54 @@ def say(text=''):
 
 
 class Demo(object):
-    def __init__(self, workdir):
+    """keep: the services outlive this process (detached), for --keep."""
+
+    def __init__(self, workdir, keep=False):
         self.workdir = workdir
-        self.cloud = None
-        self.hc = None
-        self.agents = []
-        self.failures = []
+        self.keep = keep
+        self.cloud = cloud_fixture.Cloud(os.path.join(workdir, 'cloud'),
+                                         detached=keep)
+        self.driver = None
         self.store = None
+        self.started = []  # fixtures set up, stopped in reverse order
+        self.failures = []
         self.deployed = []  # (name, stack id, seen event ids)
 
     def up(self):
         started = time.time()
         say('== bringing up the loopback cloud in %s' % self.workdir)
-        self.cloud = cloud_service.Cloud(os.path.join(self.workdir, 'cloud'))
-        self.cloud.start()
-        self.hc = self.cloud.heat_client()
-        say('   up in %.0f s: keystone %s, heat-api %s%s' % (
+        self.use(self.cloud)
+        # The store before the driver: the driver's cleanUp deletes stacks
+        # left behind, whose workflows call the store.
+        self.store = self.use(thing_store.ThingStore(
+            os.path.join(self.workdir, 'thing-store'), detached=self.keep))
+        with open(WORKFLOWS) as f:
+            self.cloud.mistral.client().workflows.create(f.read())
+        self.driver = self.use(stacks.StackDriver(
+            self.cloud.heat_client(), self.workdir, prefix='demo',
+            timeout=600, detached=self.keep))
+        say('   up in %.0f s: keystone %s, heat-api %s, mistral %s' % (
             time.time() - started, self.cloud.keystone.url,
             self.cloud.heat.url(self.cloud.keystone.demo_project_id),
-            ', mistral %s' % self.cloud.mistral.url
-            if self.cloud.mistral else ''))
+            self.cloud.mistral.url))
+        say('   thing store %s; workflows of examples/%s registered in '
+            'Mistral' % (self.store.url, os.path.basename(WORKFLOWS)))
+
+    def use(self, fixture):
+        fixture.setUp()
+        self.started.append(fixture)
+        return fixture
 
     def _wait(self, stack_id, action, seen):
-        def show(stack):
+        def show(state):
             try:
-                lines = stacks.timeline(self.hc, stack_id, seen)
+                lines = self.driver.timeline(stack_id, seen)
             except Exception:  # the stack went away as it was deleted
                 lines = []
             for line in lines:
                 say('   ' + line)
         try:
-            stacks.wait(self.hc, stack_id, action, on_poll=show, timeout=600)
+            self.driver.wait(stack_id, action, on_poll=show)
         except stacks.StackFailed as exc:
             self.failures.append(str(exc))
             say('   !! %s' % exc)
@@ -93,25 +111,14 @@ class Demo(object):
         resources = (yaml.safe_load(text) or {}).get('resources') or {}
         servers = sorted(n for n, r in resources.items()
                          if r.get('type') == 'OS::Heat::DeployedServer')
-        if any(r.get('type') == 'OS::Mistral::ExternalResource'
-               for r in resources.values()) and not self.cloud.mistral:
-            self.failures.append('%s needs Mistral' % name)
-            say('!! %s needs Mistral, which this tree cannot start' % name)
-            return None, None
         say('\n== stack %s (%s)%s' % (
             name, origin,
             ', servers: %s' % ', '.join(servers) if servers else ''))
         if params:
             say('   parameters: %s' % ', '.join(
                 '%s=%s' % item for item in sorted(params.items())))
-        created = self.hc.stacks.create(stack_name=name, template=text,
-                                        parameters=params)
-        stack_id = created['stack']['id']
-        for server in servers:
-            workdir = os.path.join(self.workdir, 'servers',
-                                   '%s-%s' % (name, server))
-            self.agents.append(deployed_server.DeployedServerAgent(
-                workdir, self.hc, stack_id, server).start())
+        stack_id = self.driver.create(text, params, servers=servers,
+                                      name=name, wait=False)
         seen = set()
         self.deployed.append((name, stack_id, seen))
         if self._wait(stack_id, 'CREATE', seen):
@@ -126,57 +133,39 @@ class Demo(object):
         if 'journal' in wanted:
             params['journal'] = journal
         if 'store' in wanted:
-            params['store'] = self.thing_store().url
+            params['store'] = self.store.url
         if 'server' in wanted:
             params['server'] = self.server_for(path)
         return params
-
-    def thing_store(self):
-        """The HTTP service the ExternalResource workflows manage things in,
-        the workflows registered in Mistral as a user would."""
-        if self.store is None:
-            self.store = thing_store.ThingStore(
-                os.path.join(self.workdir, 'thing-store')).start()
-            with open(WORKFLOWS) as f:
-                self.cloud.mistral.client().workflows.create(f.read())
-            say('\n== thing store %s; workflows of examples/%s registered '
-                'in Mistral' % (self.store.url, os.path.basename(WORKFLOWS)))
-        return self.store
 
     def server_for(self, path):
         """A DeployedServer in a stack of its own, its agent running."""
         name = '%s-server' % os.path.splitext(os.path.basename(path))[0]
         stack_id, _ = self.deploy_text(name, 'the demo\'s server stack',
                                        deployed_server.SERVER_STACK, {})
-        if stack_id is None:
-            return None
-        return {o['output_key']: o.get('output_value') for o in
-                self.hc.stacks.get(stack_id).outputs or []}['id']
+        return self.driver.outputs(stack_id)['id']
 
     def print_things(self):
-        if self.store is not None:
-            things = self.store.things()
-            say('   things in the store: %s' % (json.dumps(things,
-                                                          sort_keys=True)
-                                                if things else 'none'))
+        things = self.store.things()
+        say('   things in the store: %s' % (
+            json.dumps(things, sort_keys=True) if things else 'none'))
 
     def print_outputs(self, stack_id):
-        for out in self.hc.stacks.get(stack_id).outputs or []:
-            say('   output %s = %s' % (out['output_key'],
-                                       json.dumps(out.get('output_value'))))
+        for key, value in sorted(self.driver.outputs(stack_id).items()):
+            say('   output %s = %s' % (key, json.dumps(value)))
 
     def lifecycle(self, stack_id, seen, params, journal):
         path = os.path.join(EXAMPLES, 'demo.yaml')
         with open(path) as f:
             text = f.read()
         say('\n-- update: http_port 8080 -> 9090')
-        self.hc.stacks.update(stack_id, template=text,
-                              parameters=dict(params, http_port=9090))
+        self.driver.update(stack_id, text, dict(params, http_port=9090),
+                           wait=False)
         if self._wait(stack_id, 'UPDATE', seen):
             self.print_outputs(stack_id)
         for action in ('SUSPEND', 'RESUME'):
             say('\n-- %s' % action.lower())
-            getattr(self.hc.actions, action.lower())(stack_id)
+            self.driver.action(stack_id, action, wait=False)
             self._wait(stack_id, action, seen)
         say('\n-- the journal the scripts wrote on the server (%s):' % journal)
         self.print_journal(journal)
@@ -190,63 +179,79 @@ class Demo(object):
 
     def delete(self, name, stack_id, seen):
         say('\n== deleting %s' % name)
-        self.hc.stacks.delete(stack_id)
+        self.driver.delete(stack_id, wait=False)
+        # The stack is gone from the API once deleted: its last events are
+        # not shown.
         self._wait(stack_id, 'DELETE', seen)
-        # The stack is gone from the API once deleted: show its last events.
-        return True
 
-    def keep(self):
-        pids = self.cloud.processes() + [
-            ('os-collect-config', a.process.pid) for a in self.agents]
-        if self.store is not None:
-            pids.append(('thing-store', self.store.process.pid))
-        path = os.path.join(self.workdir, PIDS_FILE)
-        with open(path, 'w') as f:
-            json.dump(pids, f)
+    def run(self):
+        journal = os.path.join(self.workdir, 'servers', 'demo-journal')
+        paths = sorted(glob.glob(os.path.join(EXAMPLES, '*.yaml')),
+                       key=lambda p: os.path.basename(p) != 'demo.yaml')
+        for path in paths:
+            if path == WORKFLOWS:
+                continue  # Mistral's, not Heat's: registered with the store
+            params = self.params_for(path, journal)
+            stack_id, seen = self.deploy(path, params)
+            if os.path.basename(path) == 'demo.yaml':
+                self.lifecycle(stack_id, seen, params, journal)
+            if 'store' in params:
+                self.print_things()
+        if not self.keep:
+            for name, stack_id, seen in reversed(self.deployed):
+                self.delete(name, stack_id, seen)
+            say('\n-- the journal after delete:')
+            self.print_journal(journal)
+            self.print_things()
+
+    def keep_running(self, temporary):
+        pids = [p for part in self.started for p in part.all_processes()]
+        path = write_kept(self.workdir, pids, temporary)
         say('\n== the cloud keeps running (%d processes, PIDs in %s)'
             % (len(pids), path))
         say('   point the openstack client or python-heatclient at it:')
-        for key, value in sorted(self.cloud.client_env().items()):
+        for key, value in sorted(self.cloud.keystone.demo_env().items()):
             say('   export %s=%s' % (key, value))
-        say('   openstack stack list    # needs python-openstackclient')
-        say('   heat-engine log: %s' % os.path.join(
-            self.workdir, 'cloud', 'heat', 'heat-engine.log'))
+        say('   %s stack list' % os.path.join(os.path.dirname(sys.executable),
+                                              'openstack'))
+        say('   heat-engine log: %s' % self.cloud.heat.engine_log)
         say('   stop it with: bash tools/demo.sh --stop %s' % self.workdir)
 
     def down(self):
-        for agent in self.agents:
-            agent.stop()
-        if self.store is not None:
-            self.store.stop()
-        if self.cloud is not None:
-            self.cloud.stop()
+        while self.started:
+            self.started.pop().cleanUp()
         say('== every process stopped')
 
 
+def write_kept(workdir, processes, remove_workdir):
+    """The file --stop reads: (name, PID) of each process kept running."""
+    path = os.path.join(workdir, PIDS_FILE)
+    with open(path, 'w') as f:
+        json.dump({'processes': processes, 'remove_workdir': remove_workdir},
+                  f)
+    return path
+
+
 def stop_kept(workdir):
-    with open(os.path.join(workdir, PIDS_FILE)) as f:
-        pids = json.load(f)
-    for name, pid in pids:
-        try:
-            os.killpg(pid, signal.SIGTERM)  # each leads its own session
-            say('stopping %s (pid %s)' % (name, pid))
-        except ProcessLookupError:
-            pass
-    deadline = time.time() + 60
-    for name, pid in pids:
-        while time.time() < deadline:
-            try:
-                os.killpg(pid, 0)
-            except ProcessLookupError:
-                break
-            time.sleep(0.2)
-        else:
-            try:
-                os.killpg(pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
-    os.remove(os.path.join(workdir, PIDS_FILE))
-    say('stopped')
+    """Stop what a --keep run left in `workdir`, each by its PID."""
+    path = os.path.join(workdir, PIDS_FILE)
+    try:
+        with open(path) as f:
+            kept = json.load(f)
+    except (OSError, ValueError) as exc:
+        say('no demo kept running in %s: %s' % (workdir, exc))
+        return 2
+    for name, pid in kept['processes']:
+        say('stopping %s (pid %s)' % (name, pid))
+    left = process.stop_groups([pid for _name, pid in kept['processes']])
+    if left:
+        say('killed after 60 s: %s' % ', '.join(map(str, left)))
+    os.remove(path)
+    if kept.get('remove_workdir'):
+        shutil.rmtree(workdir, ignore_errors=True)
+        say('stopped; %s removed' % workdir)
+    else:
+        say('stopped; logs in %s' % workdir)
     return 0
 
 
@@ -258,47 +263,38 @@ def main(argv=None):
     parser.add_argument('--stop', metavar='DIR',
                         help='stop the cloud a --keep run left in DIR')
     parser.add_argument('--workdir', help='where logs and data go '
-                        '(default: a new temporary directory)')
+                        '(default: a new temporary directory, removed after '
+                        'a run that passes)')
     args = parser.parse_args(argv)
     if args.stop:
         return stop_kept(args.stop)
 
+    temporary = not args.workdir
     workdir = args.workdir or tempfile.mkdtemp(prefix='heat-lifecycle-demo-')
-    demo = Demo(workdir)
+    # SIGTERM ends the demo through the finally below, as Ctrl-C does.
+    signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(143))
+    demo = Demo(workdir, keep=args.keep)
     try:
         demo.up()
-        journal = os.path.join(workdir, 'servers', 'demo-journal')
-        paths = sorted(glob.glob(os.path.join(EXAMPLES, '*.yaml')),
-                       key=lambda p: os.path.basename(p) != 'demo.yaml')
-        for path in paths:
-            if path == WORKFLOWS:
-                continue  # Mistral's, not Heat's: registered with the store
-            params = demo.params_for(path, journal)
-            stack_id, seen = demo.deploy(path, params)
-            if stack_id is None:
-                continue
-            if os.path.basename(path) == 'demo.yaml':
-                demo.lifecycle(stack_id, seen, params, journal)
-            if 'store' in params:
-                demo.print_things()
-        if not args.keep:
-            for name, stack_id, seen in reversed(demo.deployed):
-                demo.delete(name, stack_id, seen)
-            say('\n-- the journal after delete:')
-            demo.print_journal(journal)
-            demo.print_things()
+        demo.run()
     except KeyboardInterrupt:
         demo.failures.append('interrupted')
+    except Exception as exc:
+        demo.failures.append(str(service.setup_error(exc)))
+        say('!! %s' % demo.failures[-1])
     finally:
-        if args.keep and demo.cloud is not None and demo.cloud.heat:
-            demo.keep()
+        if args.keep and demo.driver is not None:
+            demo.keep_running(temporary)
         else:
             demo.down()
     if demo.failures:
         say('\n== %d problem(s):' % len(demo.failures))
         for failure in demo.failures:
             say('   - %s' % failure)
+        say('   logs: %s' % workdir)
         return 1
+    if temporary and not args.keep:
+        shutil.rmtree(workdir, ignore_errors=True)
     say('\n== demo completed')
     return 0
 

@@ -9,12 +9,13 @@ resource_signal in the engine test).
 """
 
 import collections
-import datetime
 import http.server
 import json
 import re
 import threading
 import uuid
+
+from heat_lifecycle_plugins.fixtures import tokens
 
 Request = collections.namedtuple('Request', 'method path headers body')
 
@@ -168,20 +169,8 @@ class KeystoneHeatStandIn(_Server):
                                        'message': 'wrong credentials'}}
         token = uuid.uuid4().hex
         self.tokens.add(token)
-        now = datetime.datetime.now(datetime.timezone.utc)
-        stamp = '%Y-%m-%dT%H:%M:%S.000000Z'
-        domain = {'id': 'default', 'name': 'Default'}
-        return 201, {'X-Subject-Token': token}, {'token': {
-            'methods': ['password'],
-            'issued_at': now.strftime(stamp),
-            'expires_at': (now + datetime.timedelta(hours=1)).strftime(stamp),
-            'user': {'id': user_id, 'name': user_id, 'domain': domain},
-            'project': {'id': project_id, 'name': project_id,
-                        'domain': domain},
-            'roles': [{'id': 'r1', 'name': 'heat_stack_user'}],
-            'catalog': [{
-                'type': 'orchestration', 'name': 'heat', 'id': 'heat',
-                'endpoints': [{
-                    'id': 'e1', 'interface': 'public',
-                    'region': 'RegionOne', 'region_id': 'RegionOne',
-                    'url': '%s/v1/%s' % (self.base, project_id)}]}]}}
+        return 201, {'X-Subject-Token': token}, tokens.token_body(
+            user_id, project_id, [tokens.catalog_entry(
+                'orchestration', 'heat',
+                '%s/v1/%s' % (self.base, project_id))],
+            roles=['heat_stack_user'])

@@ -3,7 +3,6 @@
 create, change and delete a thing in a store the test can look into."""
 
 from tests.e2e.conftest import example
-from tests.services import stacks
 
 TEMPLATE = example('external_resource.yaml')
 
@@ -39,7 +38,7 @@ def test_example_create_update_suspend_resume_delete(
     assert thing_store.things()[thing_id]['state'] == 'active'
     assert physical_id(heat, stack_id) == thing_id
 
-    events = [e for e in stacks.events(heat, stack_id)
+    events = [e for e in driver.events(stack_id)
               if e.resource_name == 'thing']
     assert [e.resource_status for e in events] == [
         'CREATE_IN_PROGRESS', 'CREATE_COMPLETE',

@@ -5,7 +5,6 @@ import os
 
 from heat_lifecycle_plugins import agent
 from tests.e2e import test_resource_chain as chain
-from tests.services import stacks
 
 FAILING_COMPONENT = """
 heat_template_version: 2016-04-08
@@ -34,8 +33,8 @@ resources:
 """
 
 
-def failed_events(hc, stack_id, resource_name):
-    return [e for e in stacks.events(hc, stack_id)
+def failed_events(driver, stack_id, resource_name):
+    return [e for e in driver.events(stack_id)
             if e.resource_name == resource_name and
             e.resource_status.endswith('_FAILED')]
 
@@ -45,7 +44,7 @@ def test_failing_component_script(driver, heat):
                              expect='FAILED')
     stack = heat.stacks.get(stack_id)
     assert stack.stack_status == 'CREATE_FAILED'
-    [event] = failed_events(heat, stack_id, 'deployment')
+    [event] = failed_events(driver, stack_id, 'deployment')
     assert event.resource_status == 'CREATE_FAILED'
     # What `openstack stack show` and `stack event list` print: the agent's
     # reason, the status code and the end of the script's stderr.
@@ -66,6 +65,7 @@ def test_failing_component_script(driver, heat):
         'disk full\n\n[heat-lifecycle-agent] %s: the tool exited with '
         'status 3' % hook)
 
+
 def test_failing_chain_member(driver, heat):
     steps = {'step1': ['steps/loadbalancer.yaml', 'steps/broken.yaml',
                        'steps/db.yaml']}
@@ -76,7 +76,7 @@ def test_failing_chain_member(driver, heat):
     reason = heat.stacks.get(stack_id).stack_status_reason
     assert 'resources.DeploymentStep1' in reason, reason
     assert 'Test Resource failed' in reason, reason
-    [event] = failed_events(heat, stack_id, 'DeploymentStep1')
+    [event] = failed_events(driver, stack_id, 'DeploymentStep1')
     assert 'Test Resource failed' in event.resource_status_reason
     # The chain is serial: the member after the broken one never started.
     configured = [r.resource_type for r in
@@ -110,7 +110,7 @@ def test_failing_external_resource_workflow(driver, heat, thing_store,
     stack_id = driver.create(FAILING_THING, {'store': thing_store.url},
                              expect='FAILED')
     stack = heat.stacks.get(stack_id)
-    [event] = failed_events(heat, stack_id, 'thing')
+    [event] = failed_events(driver, stack_id, 'thing')
     execution = [e for e in mistral_workflows.client().executions.list(
         limit=-1) if e.workflow_name == 'thing_create_refused'][-1]
     reason = ('WorkflowFailed: resources.thing: Mistral workflow '

@@ -3,7 +3,7 @@ through heat-api: insert a member mid-list on update."""
 
 import os
 
-from tests.services import stacks
+from heat_lifecycle_plugins.fixtures import stacks
 
 TEMPLATES = os.path.join(os.path.dirname(os.path.abspath(__file__)),
                          'templates')
@@ -45,6 +45,6 @@ def test_insert_mid_list_keeps_the_other_members(driver, heat):
         before['steps/loadbalancer.yaml']
     assert after['steps/db.yaml'] == before['steps/db.yaml']
     assert after['steps/rabbit.yaml'] not in before.values()
-    replaced = [e for e in stacks.events(heat, stack_id)
+    replaced = [e for e in driver.events(stack_id)
                 if e.resource_status == 'DELETE_COMPLETE']
     assert replaced == [], [stacks.describe_event(e) for e in replaced]

@@ -8,9 +8,8 @@ runs the component's scripts; signals go back through heat-api.
 import os
 import time
 
+from heat_lifecycle_plugins.fixtures import deployed_server
 from tests.e2e.conftest import example
-from tests.services import deployed_server
-from tests.services import stacks
 
 DEMO = example('demo.yaml')
 
@@ -53,15 +52,15 @@ def test_progress_event_is_visible_before_completion(driver, heat, tmp_path):
         if deployment.resource_status in ('CREATE_COMPLETE',
                                           'CREATE_FAILED'):
             break
-        progress = [e for e in stacks.events(heat, stack_id)
+        progress = [e for e in driver.events(stack_id)
                     if e.resource_name == 'deployment' and
                     e.resource_status == 'SIGNAL_IN_PROGRESS' and
                     'started script hook' in (e.resource_status_reason or '')]
         if progress:
             seen_while_running = progress[0]
         time.sleep(0.3)
-    stacks.wait(heat, stack_id, 'CREATE')
-    assert seen_while_running is not None, stacks.timeline(heat, stack_id)
+    driver.wait(stack_id, 'CREATE')
+    assert seen_while_running is not None, driver.timeline(stack_id)
     assert journal_lines(journal) == ['install port=8080']
 
 

@@ -5,8 +5,8 @@ import pytest
 from oslo_config import cfg
 
 from heat_lifecycle_plugins import config
+from heat_lifecycle_plugins.fixtures import process
 from heat_lifecycle_plugins import mistral_client
-from tests.services import procs
 
 
 @pytest.fixture
@@ -32,7 +32,7 @@ def test_no_auth_needs_an_endpoint(options):
 
 
 def test_unreachable_endpoint_fails_after_bounded_retries(options):
-    url = 'http://127.0.0.1:%d/v2' % procs.free_port()
+    url = 'http://127.0.0.1:%d/v2' % process.free_port()
     options(mistral_auth_type='none', mistral_endpoint=url,
             mistral_request_retries=2, mistral_request_timeout=5)
     client = mistral_client.MistralClient(context=None)

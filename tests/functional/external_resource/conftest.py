@@ -1,7 +1,7 @@
 """Fixtures of the OS::Mistral::ExternalResource tests: a real Mistral, a
 thing store its workflows manage, and the in-process engine pointed at it."""
 
-# Before any other heat import, as in tests/inprocess_engine.py: it selects
+# Before any other heat import, as in the in-process engine: it selects
 # the threading backend of oslo.service.
 import heat.tests.common  # noqa: F401  isort:skip
 
@@ -12,8 +12,7 @@ import pytest
 from oslo_config import cfg
 
 from heat_lifecycle_plugins import config
-from tests.services.mistral import MistralServer
-from tests.services.thing_store import ThingStore
+from heat_lifecycle_plugins.fixtures.mistral import Mistral
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__)))))
@@ -92,22 +91,19 @@ echo_bad_id:
 """ % {'input': _INPUT}
 
 
-@pytest.fixture(scope='session')
-def thing_store(tmp_path_factory):
-    store = ThingStore(str(tmp_path_factory.mktemp('thing-store'))).start()
-    yield store
-    store.stop()
+def register_workflows(mistral):
+    """The example's workflows and the tests' own."""
+    client = mistral.client()
+    with open(EXAMPLE_WORKFLOWS) as f:
+        client.workflows.create(f.read())
+    client.workflows.create(TEST_WORKFLOWS)
 
 
 @pytest.fixture(scope='session')
 def mistral(tmp_path_factory):
-    server = MistralServer(str(tmp_path_factory.mktemp('mistral'))).start()
-    client = server.client()
-    with open(EXAMPLE_WORKFLOWS) as f:
-        client.workflows.create(f.read())
-    client.workflows.create(TEST_WORKFLOWS)
-    yield server
-    server.stop()
+    with Mistral(str(tmp_path_factory.mktemp('mistral'))) as server:
+        register_workflows(server)
+        yield server
 
 
 @pytest.fixture

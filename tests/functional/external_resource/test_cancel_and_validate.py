@@ -5,12 +5,11 @@ import pytest
 from oslo_config import cfg
 
 from heat_lifecycle_plugins import config
-from tests.functional.external_resource.conftest import EXAMPLE_WORKFLOWS
-from tests.functional.external_resource.conftest import TEST_WORKFLOWS
+from heat_lifecycle_plugins.fixtures.mistral import Mistral
 from tests.functional.external_resource.conftest import executions_of
+from tests.functional.external_resource.conftest import register_workflows
 from tests.functional.external_resource.conftest import SLOW_CREATE as SLOW
 from tests.functional.external_resource.conftest import wait_for
-from tests.services.mistral import MistralServer
 
 
 def _running_execution(mistral, thing_store):
@@ -93,11 +92,8 @@ def test_stack_timeout_cancels_the_execution(heat, mistral, thing_store):
 
 def test_mistral_stopped_mid_stack_fails_clearly(heat, thing_store,
                                                  tmp_path):
-    own = MistralServer(str(tmp_path / 'mistral')).start()
-    try:
-        with open(EXAMPLE_WORKFLOWS) as f:
-            own.client().workflows.create(f.read())
-        own.client().workflows.create(TEST_WORKFLOWS)
+    with Mistral(str(tmp_path / 'mistral')) as own:
+        register_workflows(own)
         cfg.CONF.set_override('mistral_endpoint', own.url,
                               group=config.GROUP.name)
         ident = heat.create(SLOW, params={'store': thing_store.url},
@@ -105,8 +101,6 @@ def test_mistral_stopped_mid_stack_fails_clearly(heat, thing_store,
         execution, half_made = _running_execution(own, thing_store)
         own.stop()
         heat.wait(ident, 'CREATE', expect='FAILED')
-    finally:
-        own.stop()
     reason = heat.show(ident)['stack_status_reason']
     assert 'resources.thing' in reason
     assert 'Mistral at %s is unreachable' % own.url in reason

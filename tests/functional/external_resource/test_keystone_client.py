@@ -6,25 +6,14 @@ from heat.common import context
 from oslo_config import cfg
 
 from heat_lifecycle_plugins import config
+from heat_lifecycle_plugins.fixtures import tokens
 from heat_lifecycle_plugins import mistral_client
-
-DOMAIN = {'id': 'default', 'name': 'Default'}
 
 
 def _token_body(mistral_url):
-    return {'token': {
-        'methods': ['password'],
-        'issued_at': '2026-01-01T00:00:00.000000Z',
-        'expires_at': '2099-01-01T00:00:00.000000Z',
-        'user': {'id': 'u1', 'name': 'demo', 'domain': DOMAIN},
-        'project': {'id': 'p1', 'name': 'demo', 'domain': DOMAIN},
-        'roles': [{'id': 'r1', 'name': 'member'}],
-        'catalog': [{
-            'id': 's1', 'type': 'workflowv2', 'name': 'mistral',
-            'endpoints': [{'id': 'e1', 'interface': 'public',
-                           'region': 'RegionOne', 'region_id': 'RegionOne',
-                           'url': mistral_url}]}],
-    }}
+    return tokens.token_body('u1', 'p1', [tokens.catalog_entry(
+        'workflowv2', 'mistral', mistral_url)], user_name='demo',
+        project_name='demo')
 
 
 def test_keystone_auth_uses_the_catalog_endpoint(engine, mistral):

@@ -6,9 +6,9 @@ import urllib.request
 import pytest
 from oslo_serialization import jsonutils
 
+from heat_lifecycle_plugins.fixtures.stacks import StackFailed
 from tests.functional.external_resource.conftest import EXAMPLE_TEMPLATE
 from tests.functional.external_resource.conftest import executions_of
-from tests.inprocess_engine import StackFailed
 
 with open(EXAMPLE_TEMPLATE) as f:
     EXAMPLE = f.read()

@@ -7,33 +7,19 @@ carries the same kind of Keystone v3 token body (the catalog is the only
 part of Keystone these tests need; Heat's FakeKeystoneClient does the rest).
 """
 
-import copy
-
 import pytest
 
-CATALOG = [
-    {'type': 'orchestration', 'name': 'heat', 'endpoints': [
-        {'interface': 'public', 'region': 'RegionOne',
-         'region_id': 'RegionOne',
-         'url': 'http://127.0.0.1:8004/v1/test_tenant_id'}]},
-    {'type': 'cloudformation', 'name': 'heat-cfn', 'endpoints': [
-        {'interface': 'public', 'region': 'RegionOne',
-         'region_id': 'RegionOne', 'url': 'http://127.0.0.1:8000/v1'}]},
-]
+from heat_lifecycle_plugins.fixtures import tokens
 
 
 def token_body(ctx):
-    domain = {'id': 'default', 'name': 'Default'}
-    return {'token': {
-        'methods': ['password'],
-        'expires_at': '2099-01-01T00:00:00.000000Z',
-        'issued_at': '2026-01-01T00:00:00.000000Z',
-        'user': {'id': ctx.user_id, 'name': ctx.username, 'domain': domain},
-        'project': {'id': ctx.project_id, 'name': ctx.project_name,
-                    'domain': domain},
-        'roles': [{'id': 'member', 'name': 'member'}],
-        'catalog': copy.deepcopy(CATALOG),
-    }}
+    return tokens.token_body(
+        ctx.user_id, ctx.project_id, [
+            tokens.catalog_entry('orchestration', 'heat',
+                                 'http://127.0.0.1:8004/v1/test_tenant_id'),
+            tokens.catalog_entry('cloudformation', 'heat-cfn',
+                                 'http://127.0.0.1:8000/v1')],
+        user_name=ctx.username, project_name=ctx.project_name)
 
 
 @pytest.fixture

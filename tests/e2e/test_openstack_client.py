@@ -1,0 +1,26 @@
+"""The commands `tools/demo.sh --keep` prints work: its OS_* variables and
+the venv's `openstack` client list the demo user's stacks."""
+
+import json
+import os
+import subprocess
+import sys
+
+NOTHING = """
+heat_template_version: 2016-04-08
+resources:
+  nothing:
+    type: OS::Heat::None
+"""
+
+
+def test_openstack_stack_list_as_the_demo_prints_it(cloud, driver):
+    stack_id = driver.create(NOTHING)
+    env = {k: v for k, v in os.environ.items() if not k.startswith('OS_')}
+    env.update(cloud.keystone.demo_env())
+    openstack = os.path.join(os.path.dirname(sys.executable), 'openstack')
+    run = subprocess.run([openstack, 'stack', 'list', '-f', 'json'],
+                         env=env, capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr[-3000:]
+    listed = {s['ID']: s['Stack Status'] for s in json.loads(run.stdout)}
+    assert listed[stack_id] == 'CREATE_COMPLETE'

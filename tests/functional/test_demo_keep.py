@@ -1,0 +1,69 @@
+"""`tools/demo.sh --keep`: what the demo keeps running outlives the demo's
+process, Mistral and the thing store included, until `--stop DIR` stops
+each by its PID."""
+
+import json
+import os
+import subprocess
+import sys
+import urllib.request
+
+from heat_lifecycle_plugins.fixtures import process
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__))))
+DEMO = os.path.join(ROOT, 'tools', 'demo.py')
+
+# The demo's way of keeping services, in a process that then exits.
+STARTER = '''
+import importlib.util, json, sys
+from heat_lifecycle_plugins.fixtures import mistral, thing_store
+spec = importlib.util.spec_from_file_location('demo', sys.argv[2])
+demo = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(demo)
+workdir = sys.argv[1]
+parts = [mistral.Mistral(workdir + '/mistral', detached=True),
+         thing_store.ThingStore(workdir + '/thing-store', detached=True)]
+for part in parts:
+    part.setUp()
+kept = [p for part in parts for p in part.all_processes()]
+demo.write_kept(workdir, kept, False)
+print(json.dumps({'mistral': parts[0].url, 'store': parts[1].url,
+                  'pids': [pid for _name, pid in kept]}))
+'''
+
+
+def answers(url):
+    try:
+        with urllib.request.urlopen(url, timeout=10) as resp:
+            return resp.status == 200
+    except OSError:
+        return False
+
+
+def test_kept_services_run_until_stop(tmp_path):
+    starter = subprocess.run([sys.executable, '-c', STARTER, str(tmp_path),
+                              DEMO], capture_output=True, text=True,
+                             timeout=300)
+    assert starter.returncode == 0, starter.stderr[-3000:]
+    kept = json.loads(starter.stdout)
+    stopped = False
+    try:
+        # The process that started them is gone; both still answer.
+        assert answers(kept['mistral'] + '/workflows')
+        assert answers(kept['store'] + '/things')
+        stop = subprocess.run([sys.executable, DEMO, '--stop',
+                               str(tmp_path)], capture_output=True,
+                              text=True, timeout=120)
+        stopped = stop.returncode == 0
+        assert stopped, stop.stdout + stop.stderr
+    finally:
+        if not stopped:
+            subprocess.run([sys.executable, DEMO, '--stop', str(tmp_path)],
+                           timeout=120)
+    assert 'stopping mistral-server (pid %d)' % kept['pids'][0] in stop.stdout
+    assert 'stopping thing-store (pid %d)' % kept['pids'][1] in stop.stdout
+    assert [pid for pid in kept['pids'] if process.alive(pid)] == []
+    assert not answers(kept['store'] + '/things')
+    assert not os.path.exists(tmp_path / 'demo-pids.json')
+    assert os.path.exists(tmp_path / 'mistral' / 'mistral.log')
