@@ -21,6 +21,11 @@ those in any release). Per-release differences are handled here.
 with the expected signature (tests/unit/test_heat_internals.py runs it on
 every series; `heat-lifecycle-plugins check` reports it).
 
+The loopback-cloud fixtures (heat_lifecycle_plugins.fixtures) are outside
+this rule: they do not plug into Heat, they run it (heat-engine, heat-api,
+db_sync, an in-process EngineService for the functional tier) through its
+service entry points, as an operator's deployment tool would.
+
 Nothing here imports Heat at module level: tests and commands call
 select_engine_runtime() first, as heat-engine does.
 """
