@@ -27,12 +27,15 @@ UPSTREAM_PLUGIN = os.path.join(HERE, 'upstream_types.py')
 
 
 def serialize_sync_point_parsing():
-    """Convergence parses sync-point input with ast.literal_eval in
-    concurrent threads (heat.engine.sync_point); this Python's ast is not
-    thread-safe (CPython 3.11: "SystemError: AST constructor recursion depth
-    mismatch", python/cpython#106905), which fails the update of a node with
-    many concurrent inputs (the end node of a concurrent chain or floor at
-    N=100). The benchmark parses one at a time, for every kind alike."""
+    """Make the engine parse sync-point input one call at a time.
+
+    Convergence parses sync-point input with ast.literal_eval in concurrent
+    threads (heat.engine.sync_point); this Python's ast is not thread-safe
+    (CPython 3.11: "SystemError: AST constructor recursion depth mismatch",
+    python/cpython#106905), which fails the update of a node with many
+    concurrent inputs (the end node of a concurrent chain or floor at N=100).
+    The benchmark parses one at a time, for every kind alike.
+    """
     import ast
     import types
 
@@ -59,8 +62,10 @@ def rss_bytes():
 
 
 class PeakRSS(object):
-    """Samples this process's RSS in a thread; `peak` is the highest seen
-    since the last reset()."""
+    """Samples this process's RSS in a thread.
+
+    `peak` is the highest seen since the last reset().
+    """
 
     def __init__(self, interval=0.05):
         self.interval = interval
@@ -85,8 +90,10 @@ class PeakRSS(object):
 
 
 class BenchEngine(fixtures.Fixture):
-    """MariaDB + the in-process engine, both stopped at cleanUp (MariaDB by
-    its PID)."""
+    """MariaDB + the in-process engine, both stopped at cleanUp.
+
+    MariaDB is stopped by its PID.
+    """
 
     def __init__(self, workdir):
         super(BenchEngine, self).__init__()
@@ -120,8 +127,10 @@ class BenchEngine(fixtures.Fixture):
                                 interval=0.02)
 
     def timed(self, action, start, timeout):
-        """Run start() (an RPC call returning the stack identity), wait for
-        `action` to complete; (seconds, identity)."""
+        """Run start(), wait for `action` to complete; (seconds, identity).
+
+        start is an RPC call returning the stack identity.
+        """
         began = time.monotonic()
         ident = start()
         self.wait(ident, action, timeout)

@@ -1,5 +1,8 @@
-"""Fixtures of the agent tests: the real heat-lifecycle-agent command run
-as a subprocess over a metadata file, with real hook processes."""
+"""Fixtures of the agent tests.
+
+The real heat-lifecycle-agent command run as a subprocess over a metadata
+file, with real hook processes.
+"""
 
 import json
 import os

@@ -1,6 +1,8 @@
-"""HEAT_SIGNAL: the agent signals through python-heatclient with the
-deployment's Keystone credentials, to a stand-in speaking that protocol and,
-in the last test, on to a real in-process Heat engine."""
+"""HEAT_SIGNAL: the agent signals through python-heatclient.
+
+With the deployment's Keystone credentials, to a stand-in speaking that
+protocol and, in the last test, on to a real in-process Heat engine.
+"""
 
 import time
 import os
@@ -106,10 +108,12 @@ def _context(heat_api):
 
 
 class EngineServer(object):
-    """A server's view of the in-process engine: its deployments metadata
-    (what os-collect-config fetches) and a Keystone/Heat-API stand-in that
-    takes the agent's signals to the engine's resource_signal, as heat-api
-    does."""
+    """A server's view of the in-process engine.
+
+    Its deployments metadata (what os-collect-config fetches) and a
+    Keystone/Heat-API stand-in that takes the agent's signals to the engine's
+    resource_signal, as heat-api does.
+    """
 
     def __init__(self, engine):
         self.engine = engine

@@ -1,5 +1,8 @@
-"""The Mistral client's own failures: configuration and an endpoint where
-nothing answers (a real connection to a closed port, no mocks)."""
+"""The Mistral client's own failures.
+
+Configuration and an endpoint where nothing answers (a real connection to
+a closed port, no mocks).
+"""
 
 import pytest
 from oslo_config import cfg

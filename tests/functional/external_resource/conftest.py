@@ -1,5 +1,8 @@
-"""Fixtures of the OS::Mistral::ExternalResource tests: a real Mistral, a
-thing store its workflows manage, and the in-process engine pointed at it."""
+"""Fixtures of the OS::Mistral::ExternalResource tests.
+
+A real Mistral, a thing store its workflows manage, and the in-process
+engine pointed at it.
+"""
 
 # Before any other heat import, as in the in-process engine: it selects
 # the threading backend of oslo.service.

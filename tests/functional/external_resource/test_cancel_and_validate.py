@@ -1,5 +1,7 @@
-"""Cancel, delete and Mistral outages during a running execution; errors
-reported at stack-validate time."""
+"""Cancel, delete and Mistral outages during a running execution.
+
+Also the errors reported at stack-validate time.
+"""
 
 import pytest
 from oslo_config import cfg

@@ -1,5 +1,7 @@
-"""OS::Mistral::ExternalResource through its whole life, against a real
-Mistral whose workflows manage things in a real HTTP store."""
+"""OS::Mistral::ExternalResource through its whole life.
+
+Against a real Mistral whose workflows manage things in a real HTTP store.
+"""
 
 import sqlalchemy
 from heat.db import api as db_api

@@ -1,5 +1,7 @@
-"""Updates of OS::Mistral::ExternalResource: replacement, always_update,
-failed resources, cleared input."""
+"""Updates of OS::Mistral::ExternalResource.
+
+Replacement, always_update, failed resources, cleared input.
+"""
 
 import urllib.request
 
