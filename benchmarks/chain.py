@@ -196,4 +196,3 @@ def run_insert(bench, n, rounds, log):
             'rounds': len(rows),
         }
     return results
-

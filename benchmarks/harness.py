@@ -7,20 +7,21 @@ are registered under other names by benchmarks/upstream_types.py, copied
 into the engine's plugin dir next to our loader.
 """
 
-# Before any other heat import, as in the in-process engine.
-from heat_lifecycle_plugins import heat_internals  # noqa: E402  isort:skip
+# Before any other heat import, as in the in-process engine; the imports
+# after this call are E402 by design.
+from heat_lifecycle_plugins import heat_internals  # isort:skip
 heat_internals.select_engine_runtime()  # as heat-engine does, first
 import heat.tests.common  # noqa: F401,E402  isort:skip
 
-import os
-import statistics
-import threading
-import time
+import os  # noqa: E402
+import statistics  # noqa: E402
+import threading  # noqa: E402
+import time  # noqa: E402
 
-import fixtures
+import fixtures  # noqa: E402
 
-from heat_lifecycle_plugins.fixtures import inprocess_engine
-from heat_lifecycle_plugins.fixtures.mariadb import MariaDB
+from heat_lifecycle_plugins.fixtures import inprocess_engine  # noqa: E402
+from heat_lifecycle_plugins.fixtures.mariadb import MariaDB  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 UPSTREAM_PLUGIN = os.path.join(HERE, 'upstream_types.py')

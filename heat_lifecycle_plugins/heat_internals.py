@@ -353,9 +353,9 @@ def global_environment(config_file=None):
     From plugin_dirs and environment_dir of config_file, or of Heat's default
     configuration files.
     """
-    from oslo_config import cfg
     from heat.common import config as heat_config  # noqa: F401 (options)
     from heat.engine import resources
+    from oslo_config import cfg
     args = ['--config-file', config_file] if config_file else []
     cfg.CONF(args, project='heat', prog='heat-engine')
     resources.initialise()

@@ -69,7 +69,6 @@ class Job(object):
 def build_venv(series, results, lock):
     """Build (or reuse) the series' venv; its path, or None on failure."""
     log = os.path.join(results, '%s-venv.log' % series)
-    start = time.time()
     with open(log, 'w') as f:
         proc = subprocess.run(['bash', 'tools/venv.sh', series], cwd=ROOT,
                               stdout=subprocess.PIPE, stderr=f, text=True)

@@ -20,7 +20,8 @@ TEST_HOOKS = {
     # Records what it was given, succeeds with one output.
     'recorder': '''#!/bin/sh
 cat > "$RECORD_DIR/$(date +%s%N).json"
-echo '{"deploy_stdout": "recorded", "deploy_stderr": "", "deploy_status_code": 0, "result": "ok"}'
+echo '{"deploy_stdout": "recorded", "deploy_stderr": "",
+      "deploy_status_code": 0, "result": "ok"}'
 ''',
     # Prints a successful result, then exits non-zero.
     'crasher': '''#!/bin/sh
@@ -38,7 +39,11 @@ wait
     # Prints its environment's secrets to stderr and no JSON (like a
     # heat-agents hook logging inputs), then fails.
     'leaker': '''#!/bin/sh
-python3 -c "import json,sys; d=json.load(sys.stdin); [print(i['name'], '=', i.get('value'), file=sys.stderr) for i in d['inputs']]"
+python3 -c "
+import json, sys
+for i in json.load(sys.stdin)['inputs']:
+    print(i['name'], '=', i.get('value'), file=sys.stderr)
+"
 echo "not json"
 exit 1
 ''',

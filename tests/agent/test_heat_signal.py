@@ -4,15 +4,15 @@ With the deployment's Keystone credentials, to a stand-in speaking that
 protocol and, in the last test, on to a real in-process Heat engine.
 """
 
-import time
 import os
+import time
 import uuid
 
 import pytest
 import yaml
 
-from tests.agent import http_stand_ins
 from tests.agent.conftest import deployment
+from tests.agent import http_stand_ins
 
 EXAMPLE = os.path.join(os.path.dirname(__file__), os.pardir, os.pardir,
                        'examples', 'agent.yaml')

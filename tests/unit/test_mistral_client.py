@@ -4,8 +4,8 @@ Configuration and an endpoint where nothing answers (a real connection to
 a closed port, no mocks).
 """
 
-import pytest
 from oslo_config import cfg
+import pytest
 
 from heat_lifecycle_plugins import config
 from heat_lifecycle_plugins.fixtures import process

@@ -3,8 +3,8 @@
 Also the errors reported at stack-validate time.
 """
 
-import pytest
 from oslo_config import cfg
+import pytest
 
 from heat_lifecycle_plugins import config
 from heat_lifecycle_plugins.fixtures.mistral import Mistral

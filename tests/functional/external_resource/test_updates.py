@@ -5,8 +5,8 @@ Replacement, always_update, failed resources, cleared input.
 
 import urllib.request
 
-import pytest
 from oslo_serialization import jsonutils
+import pytest
 
 from heat_lifecycle_plugins.fixtures.stacks import StackFailed
 from tests.functional.external_resource.conftest import EXAMPLE_TEMPLATE
