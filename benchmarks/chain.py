@@ -67,9 +67,11 @@ def example_template():
 
 
 def stack_args(kind, n, concurrent, value):
-    """(template, environment) of one lifecycle step: examples/benchmarks.yaml
-    for both chains (the in-tree one through a resource_registry alias), the
-    flat template for the floor."""
+    """(template, environment) of one lifecycle step.
+
+    examples/benchmarks.yaml for both chains (the in-tree one through a
+    resource_registry alias), the flat template for the floor.
+    """
     if kind == FLOOR:
         return floor_template(n, concurrent, value), None
     env = {'parameters': {'member_types': ','.join([MEMBER] * n),
@@ -194,4 +196,3 @@ def run_insert(bench, n, rounds, log):
             'rounds': len(rows),
         }
     return results
-

@@ -127,8 +127,11 @@ class CountingProxy(object):
         self.server.server_close()
 
     def take(self):
-        """(calls by (method, collection), median seconds between two
-        polls of an execution or None) since the last take()."""
+        """The calls and poll interval seen since the last take().
+
+        (calls by (method, collection), median seconds between two polls of an
+        execution or None).
+        """
         with self.lock:
             calls, self.calls = self.calls, collections.Counter()
             polls, self.polls = self.polls, []
@@ -164,8 +167,11 @@ class WriteCounter(object):
 
 
 def point_intree_client_at(url):
-    """Heat's mistral client plugin, built without a Keystone catalog (the
-    client factory and the catalog check); returns a function undoing it."""
+    """Point Heat's mistral client plugin at url, without a Keystone catalog.
+
+    Replaces the client factory and the catalog check; returns a function
+    undoing it.
+    """
     from heat.engine.clients.os import mistral as mistral_plugin
     from keystoneauth1 import session
     from mistralclient.api import client as mistral_client
@@ -196,8 +202,11 @@ def template(kind, workflow, seconds):
 
 
 def watch_success(client, workflow, found, stop):
-    """Thread body: found['success'] = monotonic time the execution of
-    `workflow` is first seen in SUCCESS (polled directly, not proxied)."""
+    """Thread body: note when the execution of `workflow` succeeds.
+
+    found['success'] = monotonic time the execution is first seen in SUCCESS
+    (polled directly, not proxied).
+    """
     while not stop.is_set():
         try:
             execs = client.executions.list(workflow_name=workflow, limit=1)

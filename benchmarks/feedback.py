@@ -156,7 +156,7 @@ def markdown(fb):
              '| first event seen |', '|---|---:|---|']
     for kind in (OURS, INTREE):
         lines.append('| %s | %.2f | %s |' % (kind, fb[kind]['seconds'],
-                                              fb[kind]['event']))
+                                             fb[kind]['event']))
     return '\n'.join(lines)
 
 

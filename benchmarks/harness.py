@@ -7,32 +7,36 @@ are registered under other names by benchmarks/upstream_types.py, copied
 into the engine's plugin dir next to our loader.
 """
 
-# Before any other heat import, as in the in-process engine.
-from heat_lifecycle_plugins import heat_internals  # noqa: E402  isort:skip
+# Before any other heat import, as in the in-process engine; the imports
+# after this call are E402 by design.
+from heat_lifecycle_plugins import heat_internals  # isort:skip
 heat_internals.select_engine_runtime()  # as heat-engine does, first
 import heat.tests.common  # noqa: F401,E402  isort:skip
 
-import os
-import statistics
-import threading
-import time
+import os  # noqa: E402
+import statistics  # noqa: E402
+import threading  # noqa: E402
+import time  # noqa: E402
 
-import fixtures
+import fixtures  # noqa: E402
 
-from heat_lifecycle_plugins.fixtures import inprocess_engine
-from heat_lifecycle_plugins.fixtures.mariadb import MariaDB
+from heat_lifecycle_plugins.fixtures import inprocess_engine  # noqa: E402
+from heat_lifecycle_plugins.fixtures.mariadb import MariaDB  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 UPSTREAM_PLUGIN = os.path.join(HERE, 'upstream_types.py')
 
 
 def serialize_sync_point_parsing():
-    """Convergence parses sync-point input with ast.literal_eval in
-    concurrent threads (heat.engine.sync_point); this Python's ast is not
-    thread-safe (CPython 3.11: "SystemError: AST constructor recursion depth
-    mismatch", python/cpython#106905), which fails the update of a node with
-    many concurrent inputs (the end node of a concurrent chain or floor at
-    N=100). The benchmark parses one at a time, for every kind alike."""
+    """Make the engine parse sync-point input one call at a time.
+
+    Convergence parses sync-point input with ast.literal_eval in concurrent
+    threads (heat.engine.sync_point); this Python's ast is not thread-safe
+    (CPython 3.11: "SystemError: AST constructor recursion depth mismatch",
+    python/cpython#106905), which fails the update of a node with many
+    concurrent inputs (the end node of a concurrent chain or floor at N=100).
+    The benchmark parses one at a time, for every kind alike.
+    """
     import ast
     import types
 
@@ -59,8 +63,10 @@ def rss_bytes():
 
 
 class PeakRSS(object):
-    """Samples this process's RSS in a thread; `peak` is the highest seen
-    since the last reset()."""
+    """Samples this process's RSS in a thread.
+
+    `peak` is the highest seen since the last reset().
+    """
 
     def __init__(self, interval=0.05):
         self.interval = interval
@@ -85,8 +91,10 @@ class PeakRSS(object):
 
 
 class BenchEngine(fixtures.Fixture):
-    """MariaDB + the in-process engine, both stopped at cleanUp (MariaDB by
-    its PID)."""
+    """MariaDB + the in-process engine, both stopped at cleanUp.
+
+    MariaDB is stopped by its PID.
+    """
 
     def __init__(self, workdir):
         super(BenchEngine, self).__init__()
@@ -120,8 +128,10 @@ class BenchEngine(fixtures.Fixture):
                                 interval=0.02)
 
     def timed(self, action, start, timeout):
-        """Run start() (an RPC call returning the stack identity), wait for
-        `action` to complete; (seconds, identity)."""
+        """Run start(), wait for `action` to complete; (seconds, identity).
+
+        start is an RPC call returning the stack identity.
+        """
         began = time.monotonic()
         ident = start()
         self.wait(ident, action, timeout)

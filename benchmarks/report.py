@@ -19,8 +19,10 @@ def by_key(rows):
 
 
 def headline_rows(rows):
-    """[(mode, n, operation, ours, in-tree, floor, ours/in-tree,
-    ours/floor)] from the lifecycle rows."""
+    """The headline rows of the lifecycle rows.
+
+    [(mode, n, operation, ours, in-tree, floor, ours/in-tree, ours/floor)]
+    """
     table = by_key(rows)
     out = []
     for mode, n in sorted({(r['mode'], r['n']) for r in rows},

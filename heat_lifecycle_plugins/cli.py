@@ -67,9 +67,12 @@ def _load_error(target):
 
 @contextlib.contextmanager
 def heat_kept_quiet():
-    """Heat logs a notice for each of its deprecated types while its
-    environment is built, and an old engine runtime warns when imported:
-    none of that is what a command is about."""
+    """Silence Heat's logging and warnings while a command loads Heat.
+
+    Heat logs a notice for each of its deprecated types while its environment
+    is built, and an old engine runtime warns when imported: none of that is
+    what a command is about.
+    """
     root = logging.getLogger()
     silent = logging.NullHandler()
     root.addHandler(silent)

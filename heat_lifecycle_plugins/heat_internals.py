@@ -219,8 +219,11 @@ CONTRACT = (
 
 
 def load(target):
-    """The object 'module:Attr.path' names (a part of the path may be a key
-    of a mapping); raises ImportError or AttributeError."""
+    """The object 'module:Attr.path' names.
+
+    A part of the path may be a key of a mapping; raises ImportError or
+    AttributeError.
+    """
     module, _, path = target.partition(':')
     obj = importlib.import_module(module)
     for part in path.split('.') if path else ():
@@ -277,8 +280,10 @@ def name_problem(name):
 
 
 def contract_problems(version=None):
-    """One line per internal name that does not hold on the installed Heat
-    (empty: the boundary holds)."""
+    """One line per internal name that does not hold on the installed Heat.
+
+    Empty: the boundary holds.
+    """
     version = version or heat_version()
     return [problem for problem in map(name_problem, (
         n for n in CONTRACT if applies(n, version))) if problem]
@@ -300,7 +305,9 @@ StoredStack = collections.namedtuple(
 
 def software_deployment_row(context, deployment_id):
     """A deployment as stored, with its config's stored `config` map.
-    Raises heat.common.exception.NotFound if there is none."""
+
+    Raises heat.common.exception.NotFound if there is none.
+    """
     from heat.db import api as db_api
     sd = db_api.software_deployment_get(context, deployment_id)
     return DeploymentRow(sd.id, sd.action, sd.status, sd.config_id,
@@ -309,8 +316,11 @@ def software_deployment_row(context, deployment_id):
 
 def update_software_deployment_where(context, deployment_id, expected,
                                      values):
-    """UPDATE one deployment SET values WHERE each column of `expected`
-    still holds its value (a compare-and-swap): rows changed, 0 or 1."""
+    """Compare-and-swap one deployment; rows changed, 0 or 1.
+
+    UPDATE the deployment SET values WHERE each column of `expected` still
+    holds its value.
+    """
     from heat.db import api as db_api
     from heat.db import models
     with db_api.context_manager.writer.using(context):
@@ -338,12 +348,14 @@ def stored_stack(context, stack_id):
 # -- engine service internals ------------------------------------------------
 
 def global_environment(config_file=None):
-    """Heat's global resource environment, built as heat-engine builds it
-    (plugin_dirs and environment_dir of config_file, or Heat's default
-    configuration files)."""
-    from oslo_config import cfg
+    """Heat's global resource environment, built as heat-engine builds it.
+
+    From plugin_dirs and environment_dir of config_file, or of Heat's default
+    configuration files.
+    """
     from heat.common import config as heat_config  # noqa: F401 (options)
     from heat.engine import resources
+    from oslo_config import cfg
     args = ['--config-file', config_file] if config_file else []
     cfg.CONF(args, project='heat', prog='heat-engine')
     resources.initialise()
@@ -357,11 +369,13 @@ def client_option(client, option):
 
 
 def forget_finished_threads():
-    """Make heat-engine's per-stack thread groups drop finished threads
-    before adding one (Heat 25.0 on; a no-op for 24.x, whose eventlet
-    groups are pools). Heat's ThreadGroup keeps every thread it started
-    and refuses a new one at 1000 per stack; this changes engine behaviour
-    for every stack of the process, so only benchmarks call it."""
+    """Make heat-engine's per-stack thread groups drop finished threads.
+
+    They drop them before adding one (Heat 25.0 on; a no-op for 24.x, whose
+    eventlet groups are pools). Heat's ThreadGroup keeps every thread it
+    started and refuses a new one at 1000 per stack; this changes engine
+    behaviour for every stack of the process, so only benchmarks call it.
+    """
     if heat_version() < releases.THREADS_SINCE:
         return
     from heat.engine import service

@@ -1,6 +1,7 @@
-"""A small Mistral v2 client for our resources: python-mistralclient over a
-keystoneauth1 session, with bounded retries and errors that name the
-endpoint.
+"""A small Mistral v2 client for our resources.
+
+python-mistralclient over a keystoneauth1 session, with bounded retries and
+errors that name the endpoint.
 
 Authentication follows [heat_lifecycle_plugins] mistral_auth_type: with
 `keystone` (the cloud case) the session carries the request context's auth
@@ -111,8 +112,11 @@ class MistralClient(object):
         return url
 
     def _call(self, what, func, *args, retry_server_errors=True, **kwargs):
-        """func(*args, **kwargs), retried on connection failures (and 5xx
-        answers if retry_server_errors) with exponential backoff."""
+        """func(*args, **kwargs), retried with exponential backoff.
+
+        Retried on connection failures, and on 5xx answers if
+        retry_server_errors.
+        """
         delay = BACKOFF_START
         attempt = 0
         while True:

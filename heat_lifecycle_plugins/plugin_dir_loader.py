@@ -17,6 +17,6 @@ def resource_mapping():
         from heat_lifecycle_plugins import registry
         return registry.resource_mapping()
     except Exception:
-        LOG.exception('heat-lifecycle-plugins could not be loaded; heat-engine '
-                      'continues without its resource types')
+        LOG.exception('heat-lifecycle-plugins could not be loaded; '
+                      'heat-engine continues without its resource types')
         return {}

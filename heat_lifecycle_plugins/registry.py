@@ -31,8 +31,10 @@ def _is_resource_class(cls):
 
 
 def entry_points():
-    """All (type name, 'module:Class') pairs declared in the group, read
-    from the installed metadata without importing any of them."""
+    """All (type name, 'module:Class') pairs declared in the group.
+
+    Read from the installed metadata without importing any of them.
+    """
     declared = {ep.name: ep.value for ep in
                 importlib.metadata.entry_points(group=NAMESPACE)}
     return sorted(declared.items())

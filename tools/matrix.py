@@ -5,20 +5,24 @@
     python3 tools/matrix.py --table-only [--results DIR] [--readme]
 
 Each series' venv is built once (tools/venv.sh) and then serves every tier
-run on it. Jobs that share nothing (their own ports, databases and pytest
-temp dirs) run in parallel. Each job writes DIR/<series>-<tier>.log and a
-JUnit XML file; the summary table is printed, written to
-DIR/support-table.rst and, with --readme, into README.rst between the
+run on it; the lint tier runs once, in its own venv (tools/lint.sh), while
+the series' venvs are built. Jobs that share nothing (their own ports,
+databases and pytest temp dirs) run in parallel. Each job writes
+DIR/<series>-<tier>.log and a JUnit XML file (a tier run once:
+DIR/<tier>.log and DIR/<tier>.rc); the summary table is printed, written
+to DIR/support-table.rst and, with --readme, into README.rst between the
 support-table markers. Exit status 1 if any job failed; the failures name
-their series and tier.
+their series (if any) and tier.
 
 Standard library only: it runs with the machine's python3 before any venv
 exists.
 """
 
 import argparse
+import collections
 import concurrent.futures
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -33,16 +37,21 @@ README = os.path.join(ROOT, 'README.rst')
 TABLE_START = '.. support-table-start'
 TABLE_END = '.. support-table-end'
 
-# tier -> (test paths, which series run it: 'all' or 'e2e')
+# A tier runs pytest on its test paths in a series' venv, on every series
+# ('all') or on the e2e series ('e2e'); or it runs its command once
+# ('once'), in no series' venv.
+Tier = collections.namedtuple('Tier', 'paths series command')
+ONCE = 'once'
 TIERS = {
-    'unit': (['tests/unit', 'tests/agent'], 'all'),
-    'functional': (['tests/functional'], 'all'),
-    'e2e': (['tests/e2e'], 'e2e'),
+    'unit': Tier(['tests/unit', 'tests/agent'], 'all', None),
+    'functional': Tier(['tests/functional'], 'all', None),
+    'e2e': Tier(['tests/e2e'], 'e2e', None),
+    'lint': Tier(None, ONCE, ['bash', 'tools/lint.sh']),
 }
 # A job's wall-clock limit; a job over it is killed and counts as failed.
-JOB_TIMEOUT = {'unit': 600, 'functional': 1800, 'e2e': 1800}
+JOB_TIMEOUT = {'unit': 600, 'functional': 1800, 'e2e': 1800, 'lint': 600}
 # Longest first, so that two lanes finish close together.
-TIER_ORDER = ('e2e', 'functional', 'unit')
+TIER_ORDER = ('e2e', 'functional', 'unit', 'lint')
 
 
 def series_settings():
@@ -57,10 +66,11 @@ def series_settings():
 
 class Job(object):
     def __init__(self, series, tier):
-        self.series = series
+        self.series = series  # None for a tier run once
         self.tier = tier
-        self.paths = TIERS[tier][0]
-        self.name = '%s-%s' % (series, tier)
+        self.paths = TIERS[tier].paths
+        self.name = '%s-%s' % (series, tier) if series else tier
+        self.where = 'Heat %s %s' % (series, tier) if series else tier
         self.rc = None
         self.seconds = None
         self.note = ''
@@ -69,7 +79,6 @@ class Job(object):
 def build_venv(series, results, lock):
     """Build (or reuse) the series' venv; its path, or None on failure."""
     log = os.path.join(results, '%s-venv.log' % series)
-    start = time.time()
     with open(log, 'w') as f:
         proc = subprocess.run(['bash', 'tools/venv.sh', series], cwd=ROOT,
                               stdout=subprocess.PIPE, stderr=f, text=True)
@@ -84,14 +93,19 @@ def build_venv(series, results, lock):
 
 
 def run_job(job, venv, results, lock, extra_args):
+    """Run a pytest tier in `venv`, or a tier's command (venv None)."""
     base = tempfile.mkdtemp(prefix='hlp-%s-' % job.name)
     xml = os.path.join(results, '%s.xml' % job.name)
     log = os.path.join(results, '%s.log' % job.name)
-    argv = [os.path.join(venv, 'bin', 'python'), '-m', 'pytest',
-            '-p', 'no:cacheprovider', '-q', '-rfE',
-            '--basetemp', os.path.join(base, 'pytest'),
-            '--junitxml', xml] + extra_args + job.paths
-    env = dict(os.environ, TMPDIR=base, HLP_SERIES=job.series)
+    env = dict(os.environ, TMPDIR=base)
+    if venv is None:
+        argv = TIERS[job.tier].command
+    else:
+        argv = [os.path.join(venv, 'bin', 'python'), '-m', 'pytest',
+                '-p', 'no:cacheprovider', '-q', '-rfE',
+                '--basetemp', os.path.join(base, 'pytest'),
+                '--junitxml', xml] + extra_args + job.paths
+        env['HLP_SERIES'] = job.series
     start = time.time()
     with open(log, 'w') as f:
         proc = subprocess.Popen(argv, cwd=ROOT, stdout=f,
@@ -106,9 +120,12 @@ def run_job(job, venv, results, lock, extra_args):
             job.note = 'killed after %ss' % JOB_TIMEOUT[job.tier]
     job.seconds = time.time() - start
     shutil.rmtree(base, ignore_errors=True)
+    if venv is None:
+        with open(os.path.join(results, '%s.rc' % job.name), 'w') as f:
+            f.write('%d %.1f\n' % (job.rc, job.seconds))
     with lock:
-        print('[%6.0fs] Heat %s %-10s %s in %.0fs' % (
-            time.time() - START, job.series, job.tier,
+        print('[%6.0fs] %-22s %s in %.0fs' % (
+            time.time() - START, job.where,
             'passed' if job.rc == 0 else 'FAILED (rc %s%s, see %s)' % (
                 job.rc, ', ' + job.note if job.note else '', log),
             job.seconds), flush=True)
@@ -154,6 +171,27 @@ def cell(results, series, tier):
     return '%s (%.0f s)' % (text, c['time'])
 
 
+def once_cell(results, tier):
+    """A tier run once: passed, or how many findings its log names."""
+    log = os.path.join(results, '%s.log' % tier)
+    rc_file = os.path.join(results, '%s.rc' % tier)
+    if not os.path.exists(log):
+        return 'not run'
+    if not os.path.exists(rc_file):
+        return 'FAILED (no result)'
+    with open(rc_file) as f:
+        rc, seconds = f.read().split()
+    if rc == '0':
+        return 'passed (%.0f s)' % float(seconds)
+    with open(log) as f:
+        findings = sum(1 for line in f if FINDING.match(line))
+    return 'FAILED, %d finding(s) (%.0f s)' % (findings, float(seconds))
+
+
+# A flake8 finding: path:line:column: code text.
+FINDING = re.compile(r'^\S+:\d+:\d+: [A-Z]+\d+')
+
+
 def versions(results, series):
     path = os.path.join(results, '%s-versions.txt' % series)
     if not os.path.exists(path):
@@ -163,6 +201,8 @@ def versions(results, series):
 
 
 def table(results, all_series, tiers):
+    once = [t for t in tiers if TIERS[t].series == ONCE]
+    tiers = [t for t in tiers if t not in once]
     header = ['Heat series', 'versions'] + list(tiers)
     rows = [[s, versions(results, s)] + [cell(results, s, t) for t in tiers]
             for s in all_series]
@@ -173,6 +213,8 @@ def table(results, all_series, tiers):
     out = [line, fmt % tuple(header), line]
     out += [(fmt % tuple(r)).rstrip() for r in rows]
     out.append(line)
+    out += ['', 'Run once: %s.' % '; '.join(
+        '%s %s' % (t, once_cell(results, t)) for t in once)] if once else []
     stamp = 'From the run of %s, %d cores; written by tools/matrix.py.' % (
         time.strftime('%Y-%m-%d', time.gmtime(os.path.getmtime(results))),
         os.cpu_count())
@@ -237,16 +279,22 @@ def main(argv=None):
     os.makedirs(args.results)
     lock = threading.Lock()
     jobs = [Job(s, t) for t in TIER_ORDER if t in tiers for s in series
-            if TIERS[t][1] == 'all' or s in e2e_series]
+            if TIERS[t].series == 'all'
+            or TIERS[t].series == 'e2e' and s in e2e_series]
+    jobs += [Job(None, t) for t in TIER_ORDER
+             if t in tiers and TIERS[t].series == ONCE]
     print('Heat series %s; %d jobs, %d at a time' % (
         ', '.join(series), len(jobs), args.jobs), flush=True)
 
     # Venvs are built one after the other (pip is the bottleneck); each
     # series' jobs start as soon as its venv is ready.
     pool = concurrent.futures.ThreadPoolExecutor(args.jobs)
-    running = []
+    running = [pool.submit(run_job, job, None, args.results, lock, [])
+               for job in jobs if job.series is None]
     venv_failed = []
     for s in series:
+        if not any(job.series == s for job in jobs):
+            continue  # no tier of this run needs its venv
         venv = build_venv(s, args.results, lock)
         if venv is None:
             venv_failed.append(s)
@@ -274,8 +322,10 @@ def main(argv=None):
     for j in failed:
         xml = os.path.join(args.results, '%s.xml' % j.name)
         names = failed_tests(xml) if os.path.exists(xml) else []
-        print('FAILED: Heat %s %s%s%s' % (
-            j.series, j.tier, ' (%s)' % j.note if j.note else '',
+        if j.series is None:
+            names = ['see %s' % os.path.join(args.results, '%s.log' % j.name)]
+        print('FAILED: %s%s%s' % (
+            j.where, ' (%s)' % j.note if j.note else '',
             ''.join('\n    %s' % n for n in names)))
     print('total %.0f s' % (time.time() - START))
     return 1 if failed or venv_failed else 0

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The test suite, in one command on a fresh Debian machine:
 #   bash tools/run-tests.sh
-#       every tier on every supported Heat series (tools/matrix.py), with
-#       the support table at the end; .test-results/ keeps the logs
+#       every tier on every supported Heat series (tools/matrix.py) and
+#       the lint once, with the support table at the end; .test-results/
+#       keeps the logs
 #   bash tools/run-tests.sh --heat SERIES [pytest arguments]
 #       pytest on one series' venv, e.g. --heat 2025.1 tests/functional
 #   bash tools/run-tests.sh [pytest arguments]

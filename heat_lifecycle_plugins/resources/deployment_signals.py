@@ -38,9 +38,11 @@ def _shown(value):
 
 
 def _tail(text, said=(), limit=MAX_STDERR_SHOWN):
-    """The end of a tool's stderr as one line (the end says what failed),
-    without the lines that repeat what `said` already says (an agent's
-    note of its own reason)."""
+    """The end of a tool's stderr as one line (the end says what failed).
+
+    Without the lines that repeat what `said` already says (an agent's note of
+    its own reason).
+    """
     lines = [line.strip() for line in str(text or '').splitlines()]
     text = ' | '.join(line for line in lines
                       if line and not any(s in line for s in said))

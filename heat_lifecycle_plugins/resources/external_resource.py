@@ -1,5 +1,7 @@
-"""OS::Mistral::ExternalResource: a resource whose actions are Mistral
-workflows (drop-in for Heat's in-tree type of the same name).
+"""OS::Mistral::ExternalResource: a resource whose actions are workflows.
+
+A drop-in for Heat's in-tree type of the same name, whose actions are
+Mistral workflows.
 
 The class starts and polls executions; what a finished execution means
 (outputs, physical id, failure) is decided in execution_results, and the

@@ -256,9 +256,11 @@ class ResourceChain(stack_resource.StackResource):
         return self.get_attribute(name)
 
     def _member(self, name):
-        """A member of the loaded nested stack, or None (also when listed in
-        our data but not in the nested stack: an update that failed before
-        the nested stack took the new template)."""
+        """A member of the loaded nested stack, or None.
+
+        None also when listed in our data but not in the nested stack: an
+        update that failed before the nested stack took the new template.
+        """
         nested = self.nested()
         return nested.get(name) if nested is not None else None
 

@@ -1,5 +1,8 @@
-"""Fixtures of the agent tests: the real heat-lifecycle-agent command run
-as a subprocess over a metadata file, with real hook processes."""
+"""Fixtures of the agent tests.
+
+The real heat-lifecycle-agent command run as a subprocess over a metadata
+file, with real hook processes.
+"""
 
 import json
 import os
@@ -17,7 +20,8 @@ TEST_HOOKS = {
     # Records what it was given, succeeds with one output.
     'recorder': '''#!/bin/sh
 cat > "$RECORD_DIR/$(date +%s%N).json"
-echo '{"deploy_stdout": "recorded", "deploy_stderr": "", "deploy_status_code": 0, "result": "ok"}'
+echo '{"deploy_stdout": "recorded", "deploy_stderr": "",
+      "deploy_status_code": 0, "result": "ok"}'
 ''',
     # Prints a successful result, then exits non-zero.
     'crasher': '''#!/bin/sh
@@ -35,7 +39,11 @@ wait
     # Prints its environment's secrets to stderr and no JSON (like a
     # heat-agents hook logging inputs), then fails.
     'leaker': '''#!/bin/sh
-python3 -c "import json,sys; d=json.load(sys.stdin); [print(i['name'], '=', i.get('value'), file=sys.stderr) for i in d['inputs']]"
+python3 -c "
+import json, sys
+for i in json.load(sys.stdin)['inputs']:
+    print(i['name'], '=', i.get('value'), file=sys.stderr)
+"
 echo "not json"
 exit 1
 ''',

@@ -1,5 +1,7 @@
-"""The heat-lifecycle-agent command with real hook processes, signalling a
-local HTTP endpoint (pre-signed URL transports)."""
+"""The heat-lifecycle-agent command with real hook processes.
+
+It signals a local HTTP endpoint (pre-signed URL transports).
+"""
 
 import json
 import os

@@ -1,16 +1,18 @@
-"""HEAT_SIGNAL: the agent signals through python-heatclient with the
-deployment's Keystone credentials, to a stand-in speaking that protocol and,
-in the last test, on to a real in-process Heat engine."""
+"""HEAT_SIGNAL: the agent signals through python-heatclient.
 
-import time
+With the deployment's Keystone credentials, to a stand-in speaking that
+protocol and, in the last test, on to a real in-process Heat engine.
+"""
+
 import os
+import time
 import uuid
 
 import pytest
 import yaml
 
-from tests.agent import http_stand_ins
 from tests.agent.conftest import deployment
+from tests.agent import http_stand_ins
 
 EXAMPLE = os.path.join(os.path.dirname(__file__), os.pardir, os.pardir,
                        'examples', 'agent.yaml')
@@ -106,10 +108,12 @@ def _context(heat_api):
 
 
 class EngineServer(object):
-    """A server's view of the in-process engine: its deployments metadata
-    (what os-collect-config fetches) and a Keystone/Heat-API stand-in that
-    takes the agent's signals to the engine's resource_signal, as heat-api
-    does."""
+    """A server's view of the in-process engine.
+
+    Its deployments metadata (what os-collect-config fetches) and a
+    Keystone/Heat-API stand-in that takes the agent's signals to the engine's
+    resource_signal, as heat-api does.
+    """
 
     def __init__(self, engine):
         self.engine = engine

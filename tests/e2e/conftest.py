@@ -43,8 +43,10 @@ thing_create_refused:
 
 @pytest.fixture(scope='session')
 def mistral_workflows(cloud):
-    """The cloud's Mistral, with the example's workflows (and a failing
-    one) registered as a user of the cloud does."""
+    """The cloud's Mistral, with the example's workflows and a failing one.
+
+    They are registered as a user of the cloud does.
+    """
     client = cloud.mistral.client()
     client.workflows.create(example('external_resource_workflows.yaml'))
     client.workflows.create(FAILING_WORKFLOWS)

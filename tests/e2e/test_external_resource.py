@@ -1,6 +1,9 @@
-"""OS::Mistral::ExternalResource through heat-api, an unmodified heat-engine
-(our loader in plugin_dirs) and a real Mistral: the example's workflows
-create, change and delete a thing in a store the test can look into."""
+"""OS::Mistral::ExternalResource through heat-api and a real Mistral.
+
+An unmodified heat-engine (our loader in plugin_dirs) runs it: the
+example's workflows create, change and delete a thing in a store the test
+can look into.
+"""
 
 from tests.e2e.conftest import example
 

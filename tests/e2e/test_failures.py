@@ -1,5 +1,7 @@
-"""One failure per type, checked as a user sees it: `stack show` and the
-events API through python-heatclient."""
+"""One failure per type, checked as a user sees it.
+
+`stack show` and the events API through python-heatclient.
+"""
 
 import os
 

@@ -1,5 +1,8 @@
-"""The commands `tools/demo.sh --keep` prints work: its OS_* variables and
-the venv's `openstack` client list the demo user's stacks."""
+"""The commands `tools/demo.sh --keep` prints work.
+
+Its OS_* variables and the venv's `openstack` client list the demo user's
+stacks.
+"""
 
 import json
 import os

@@ -1,5 +1,7 @@
-"""A ResourceChain of template resources (a TripleO-style deployment step)
-through heat-api: insert a member mid-list on update."""
+"""A ResourceChain of template resources through heat-api.
+
+A TripleO-style deployment step: insert a member mid-list on update.
+"""
 
 import os
 

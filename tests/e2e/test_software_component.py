@@ -65,8 +65,11 @@ def test_progress_event_is_visible_before_completion(driver, heat, tmp_path):
 
 
 def test_agent_example_on_a_server_of_another_stack(driver, heat):
-    """examples/agent.yaml as the demo deploys it: the server is another
-    stack's DeployedServer, whose agent runs the CREATE and DELETE."""
+    """examples/agent.yaml as the demo deploys it.
+
+    The server is another stack's DeployedServer, whose agent runs the CREATE
+    and DELETE.
+    """
     server_stack = driver.create(deployed_server.SERVER_STACK,
                                  servers=['server'])
     server_id = driver.outputs(server_stack)['id']

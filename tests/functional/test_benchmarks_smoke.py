@@ -1,7 +1,10 @@
-"""The benchmark command keeps working: benchmarks/run.sh --quick (smallest
-N, one round) of the in-process benchmarks, in a subprocess that starts its
-own MariaDB, engine and Mistral and stops them by PID. No timing is asserted:
-the numbers are the benchmark's business, not the test suite's."""
+"""The benchmark command keeps working.
+
+benchmarks/run.sh --quick (smallest N, one round) of the in-process
+benchmarks, in a subprocess that starts its own MariaDB, engine and
+Mistral and stops them by PID. No timing is asserted: the numbers are the
+benchmark's business, not the test suite's.
+"""
 
 import os
 import re

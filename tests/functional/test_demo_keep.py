@@ -1,6 +1,8 @@
-"""`tools/demo.sh --keep`: what the demo keeps running outlives the demo's
-process, Mistral and the thing store included, until `--stop DIR` stops
-each by its PID."""
+"""What `tools/demo.sh --keep` keeps running outlives the demo's process.
+
+Mistral and the thing store included, until `--stop DIR` stops each by its
+PID.
+"""
 
 import json
 import os

@@ -1,5 +1,8 @@
-"""A resource chain's nested stack, planned without Heat: member names,
-dependencies, the template and what each attribute is made of."""
+"""A resource chain's nested stack, planned without Heat.
+
+Member names, dependencies, the template and what each attribute is made
+of.
+"""
 
 import pytest
 

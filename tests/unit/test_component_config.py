@@ -65,8 +65,11 @@ def test_unresolved_values_are_left_for_later():
 
 
 def test_an_integer_or_boolean_config_is_stored_as_text_as_in_tree():
-    """The in-tree entry's config is a string property, which turns 5 and
-    true into "5" and "True"; ours accepts them the same way."""
+    """An integer or boolean config is stored as text, as in-tree.
+
+    The in-tree entry's config is a string property, which turns 5 and true
+    into "5" and "True"; ours accepts them the same way.
+    """
     configs = [entry('script', ['CREATE'], config=5),
                entry('script', ['DELETE'], config=True)]
     assert cc.problems(configs) == []

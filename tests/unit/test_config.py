@@ -1,5 +1,7 @@
-"""The options of each side are listed for oslo-config-generator, with the
-generator files tox's genconfig env uses."""
+"""The options of each side are listed for oslo-config-generator.
+
+With the generator files tox's genconfig env uses.
+"""
 
 import os
 import subprocess

@@ -86,8 +86,8 @@ def test_unknown_status_changes_nothing():
 
 @pytest.mark.parametrize('status', ['COMPLETE', 'FAILED'])
 def test_signals_after_the_end_change_nothing(status):
-    for body in ({'deploy_status': 'IN_PROGRESS'}, {}, {'deploy_status':
-                                                          'FAILED'}):
+    for body in ({'deploy_status': 'IN_PROGRESS'}, {},
+                 {'deploy_status': 'FAILED'}):
         out = ds.interpret(snapshot(status), body)
         assert out.values is None
         assert out.reason == (

@@ -1,7 +1,9 @@
-"""Our types are drop-in replacements of the in-tree ones on this Heat: every
-property and attribute of the in-tree type exists in ours, with the same
-type, never required, immutable or frozen where the in-tree one is not, and
-the same default and allowed values (or more)."""
+"""Our types are drop-in replacements of the in-tree ones on this Heat.
+
+Every property and attribute of the in-tree type exists in ours, with the
+same type, never required, immutable or frozen where the in-tree one is
+not, and the same default and allowed values (or more).
+"""
 
 import pytest
 

@@ -1,5 +1,7 @@
-"""What a Mistral execution means for an ExternalResource (no Heat, no
-Mistral: the values below are what a real Mistral 23 returned)."""
+"""What a Mistral execution means for an ExternalResource.
+
+No Heat, no Mistral: the values below are what a real Mistral 23 returned.
+"""
 
 import pytest
 

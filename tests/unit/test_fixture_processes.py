@@ -1,6 +1,8 @@
-"""Service processes stop by their PID, with the process that started them
-(even when it is SIGKILLed), unless detached; a detached one stops from
-its PID alone."""
+"""Service processes stop by their PID, with the process that started them.
+
+Even when it is SIGKILLed, unless detached; a detached one stops from its
+PID alone.
+"""
 
 import json
 import os

@@ -1,5 +1,7 @@
-"""The boundary to Heat's internals holds on the installed Heat, fails
-naming the name when it does not, and nothing bypasses it."""
+"""The boundary to Heat's internals holds on the installed Heat.
+
+It fails naming the name when it does not, and nothing bypasses it.
+"""
 
 import ast
 import importlib
@@ -69,8 +71,11 @@ def test_a_name_holds_only_for_the_releases_it_is_declared_for():
 # -- nothing bypasses the boundary ------------------------------------------
 
 def package_modules():
-    """Every module of the package but the fixtures, which run Heat
-    rather than plug into it (see heat_internals' docstring)."""
+    """Every module of the package but the fixtures.
+
+    The fixtures run Heat rather than plug into it (see heat_internals'
+    docstring).
+    """
     for folder, _, files in os.walk(PACKAGE):
         if os.path.relpath(folder, PACKAGE).split(os.sep)[0] == 'fixtures':
             continue

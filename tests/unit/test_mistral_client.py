@@ -1,8 +1,11 @@
-"""The Mistral client's own failures: configuration and an endpoint where
-nothing answers (a real connection to a closed port, no mocks)."""
+"""The Mistral client's own failures.
 
-import pytest
+Configuration and an endpoint where nothing answers (a real connection to
+a closed port, no mocks).
+"""
+
 from oslo_config import cfg
+import pytest
 
 from heat_lifecycle_plugins import config
 from heat_lifecycle_plugins.fixtures import process

@@ -1,5 +1,7 @@
-"""The engine-agent contract: Heat's names where Heat has them, no Heat on
-the agent's side."""
+"""The engine-agent contract.
+
+Heat's names where Heat has them, no Heat on the agent's side.
+"""
 
 import json
 import subprocess

@@ -20,8 +20,9 @@ def test_readme_is_valid_restructuredtext():
     try:
         docutils.core.publish_doctree(
             read('README.rst'),
-            settings_overrides={'halt_level': docutils.utils.Reporter.WARNING_LEVEL,
-                                'report_level': 5})
+            settings_overrides={
+                'halt_level': docutils.utils.Reporter.WARNING_LEVEL,
+                'report_level': 5})
     except docutils.utils.SystemMessage as exc:
         pytest.fail('README.rst: %s' % exc)
 

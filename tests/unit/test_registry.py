@@ -51,7 +51,8 @@ def test_loader_returns_nothing_when_the_package_cannot_import(tmp_path):
     """The loader copy in plugin_dirs never raises into heat-engine."""
     shadow = tmp_path / 'shadow' / 'heat_lifecycle_plugins'
     shadow.mkdir(parents=True)
-    (shadow / '__init__.py').write_text('raise ImportError("half-installed")\n')
+    (shadow / '__init__.py').write_text(
+        'raise ImportError("half-installed")\n')
     cli.install_loader(str(tmp_path / 'plugins'))
     code = ('import sys; sys.path.insert(0, %r); '
             'import heat_lifecycle_plugins_loader as l; '

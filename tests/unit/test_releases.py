@@ -1,5 +1,7 @@
-"""The release table agrees with the repo's series and pins, and says which
-known issues affect which Heat versions."""
+"""The release table agrees with the repo's series and pins.
+
+It also says which known issues affect which Heat versions.
+"""
 
 import os
 import re

@@ -1,15 +1,19 @@
-"""Fixtures of the OS::Mistral::ExternalResource tests: a real Mistral, a
-thing store its workflows manage, and the in-process engine pointed at it."""
+"""Fixtures of the OS::Mistral::ExternalResource tests.
+
+A real Mistral, a thing store its workflows manage, and the in-process
+engine pointed at it.
+"""
 
 # Before any other heat import, as in the in-process engine: it selects
-# the threading backend of oslo.service.
-import heat.tests.common  # noqa: F401  isort:skip
+# the threading backend of oslo.service. (Imported as `common`: `heat` is
+# the name of a fixture below.)
+from heat.tests import common  # noqa: F401  isort:skip
 
 import os
 import time
 
-import pytest
 from oslo_config import cfg
+import pytest
 
 from heat_lifecycle_plugins import config
 from heat_lifecycle_plugins.fixtures.mistral import Mistral

@@ -1,8 +1,10 @@
-"""Cancel, delete and Mistral outages during a running execution; errors
-reported at stack-validate time."""
+"""Cancel, delete and Mistral outages during a running execution.
 
-import pytest
+Also the errors reported at stack-validate time.
+"""
+
 from oslo_config import cfg
+import pytest
 
 from heat_lifecycle_plugins import config
 from heat_lifecycle_plugins.fixtures.mistral import Mistral

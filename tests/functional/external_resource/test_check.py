@@ -1,6 +1,8 @@
-"""`stack check` of a stack with an ExternalResource, on every Heat series
-(through convergence from Heat 26.0, the legacy check before): no workflow
-runs, the thing and the outputs stay, and the stack still updates."""
+"""`stack check` of a stack with an ExternalResource, on every Heat series.
+
+Through convergence from Heat 26.0, the legacy check before: no workflow
+runs, the thing and the outputs stay, and the stack still updates.
+"""
 
 from tests.functional.external_resource.conftest import EXAMPLE_TEMPLATE
 

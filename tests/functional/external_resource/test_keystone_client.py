@@ -1,6 +1,9 @@
-"""The keystone auth path of the Mistral client: the endpoint comes from the
-request context's service catalog (a Keystone v3 token body, as heat-api
-passes it), and requests go through its keystoneauth1 session."""
+"""The keystone auth path of the Mistral client.
+
+The endpoint comes from the request context's service catalog (a Keystone
+v3 token body, as heat-api passes it), and requests go through its
+keystoneauth1 session.
+"""
 
 from heat.common import context
 from oslo_config import cfg

@@ -1,9 +1,11 @@
-"""OS::Mistral::ExternalResource through its whole life, against a real
-Mistral whose workflows manage things in a real HTTP store."""
+"""OS::Mistral::ExternalResource through its whole life.
 
-import sqlalchemy
+Against a real Mistral whose workflows manage things in a real HTTP store.
+"""
+
 from heat.db import api as db_api
 from heat.engine import resources
+import sqlalchemy
 
 from tests.functional.external_resource.conftest import EXAMPLE_TEMPLATE
 from tests.functional.external_resource.conftest import executions_of
@@ -97,7 +99,6 @@ def test_create_execution_id_is_the_id_when_none_is_returned(heat, mistral):
     heat.delete(ident)
 
 
-
 def test_outputs_are_written_once_per_execution_not_per_poll(
         heat, thing_store):
     """Watches the SQL the engine sends to its real database."""
@@ -112,7 +113,7 @@ def test_outputs_are_written_once_per_execution_not_per_poll(
     sqlalchemy.event.listen(db_engine, 'before_cursor_execute', record)
     try:
         ident = heat.create(SLOW_CREATE, params={'store': thing_store.url,
-                                                'sleep': 2})
+                                                 'sleep': 2})
     finally:
         sqlalchemy.event.remove(db_engine, 'before_cursor_execute', record)
     # A 2 s execution polled every 0.1 s: one write, when it ended.

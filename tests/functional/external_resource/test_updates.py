@@ -1,10 +1,12 @@
-"""Updates of OS::Mistral::ExternalResource: replacement, always_update,
-failed resources, cleared input."""
+"""Updates of OS::Mistral::ExternalResource.
+
+Replacement, always_update, failed resources, cleared input.
+"""
 
 import urllib.request
 
-import pytest
 from oslo_serialization import jsonutils
+import pytest
 
 from heat_lifecycle_plugins.fixtures.stacks import StackFailed
 from tests.functional.external_resource.conftest import EXAMPLE_TEMPLATE

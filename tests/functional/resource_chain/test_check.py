@@ -1,6 +1,8 @@
-"""`stack check` of a stack with a ResourceChain, on every Heat series: the
-chain checks its nested stack (through convergence from Heat 26.0, the
-legacy check before)."""
+"""`stack check` of a stack with a ResourceChain, on every Heat series.
+
+The chain checks its nested stack (through convergence from Heat 26.0, the
+legacy check before).
+"""
 
 from tests.functional.resource_chain import chain_members
 from tests.functional.resource_chain.templates import CHAIN

@@ -38,8 +38,10 @@ def engine(engine):
 
 @pytest.fixture(autouse=True)
 def no_scheduler_sleep():
-    """Heat's TaskRunner sleeps 1 s between polls; Heat's own tests turn
-    that off (ENABLE_SLEEP), which MariaDB handles. Restored after."""
+    """Turn off TaskRunner's 1 s sleep between polls; restored after.
+
+    Heat's own tests turn it off too (ENABLE_SLEEP), which MariaDB handles.
+    """
     from heat.engine import scheduler
     saved = scheduler.ENABLE_SLEEP
     scheduler.ENABLE_SLEEP = False

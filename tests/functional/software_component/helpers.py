@@ -33,9 +33,11 @@ def software_deployment(engine, ident, name='deployment'):
 def wait_for_delivery(engine, ident, action, name='deployment',
                       server='server', previous=None, server_ident=None,
                       timeout=60):
-    """Wait until `name` is `action` IN_PROGRESS with a new derived config
-    (not `previous`, a metadata item) in the server's metadata; return the
-    metadata item of that config."""
+    """Wait for `name` to be `action` IN_PROGRESS with a new derived config.
+
+    New: not `previous`, a metadata item, in the server's metadata; return the
+    metadata item of that config.
+    """
     deadline = time.time() + timeout
     last = None
     while time.time() < deadline:

@@ -1,6 +1,8 @@
-"""`stack check` of a stack with a component and a deployment, on every
-Heat series (from 26.0 Heat checks a convergence stack through convergence;
-earlier releases run the legacy check)."""
+"""`stack check` of a stack with a component and a deployment.
+
+On every Heat series: from 26.0 Heat checks a convergence stack through
+convergence; earlier releases run the legacy check.
+"""
 
 from tests.functional.software_component import helpers
 

@@ -1,5 +1,7 @@
-"""Templates written for the in-tree SoftwareComponent behave the same with
-ours, through the real engine."""
+"""Templates for the in-tree SoftwareComponent behave the same with ours.
+
+Through the real engine.
+"""
 
 import json
 
@@ -29,9 +31,12 @@ IN_TREE_STYLE = {
 
 
 def test_get_attr_config_is_the_stored_component_as_json_text(engine):
-    """In-tree declares `config` (inherited from SoftwareConfig) and
-    returns null for it; ours returns what the software-config API stores,
-    which is what a deployment delivers to the server."""
+    """In-tree returns null for `config`; ours returns what the API stores.
+
+    In-tree declares `config` (inherited from SoftwareConfig) and returns null
+    for it; ours returns what the software-config API stores, which is what a
+    deployment delivers to the server.
+    """
     assert engine.validate(IN_TREE_STYLE) is None
     ident = engine.create(IN_TREE_STYLE)
     outputs = engine.outputs(ident)

@@ -1,5 +1,7 @@
-"""examples/agent.yaml: a deployment to a DeployedServer of another stack,
-as operators and TripleO do, in a cloud without a compute service."""
+"""examples/agent.yaml: a deployment to a DeployedServer of another stack.
+
+As operators and TripleO do, in a cloud without a compute service.
+"""
 
 import os
 

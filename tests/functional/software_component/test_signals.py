@@ -160,8 +160,10 @@ def test_concurrent_signals_never_undo_completion(engine):
 
 
 def test_progress_read_before_completion_is_not_written_after_it(engine):
-    """The compare-and-swap, with the race made deterministic: a progress
-    signal read while IN_PROGRESS is stored only after COMPLETE was."""
+    """The compare-and-swap, with the race made deterministic.
+
+    A progress signal read while IN_PROGRESS is stored only after COMPLETE was.
+    """
     from heat_lifecycle_plugins.resources import deployment_signals as ds
     ident, _, sd_id = started(engine)
     stale = ds.snapshot(engine.ctx, sd_id)
@@ -199,8 +201,11 @@ def test_status_awareness_per_transport(engine):
 
 
 def test_polled_transports_are_not_status_aware(engine):
-    """TEMP_URL_SIGNAL and ZAQAR_SIGNAL signals are polled by the engine
-    service and never reach the resource, so no progress may be sent."""
+    """Only HEAT_SIGNAL and CFN_SIGNAL deployments are status aware.
+
+    TEMP_URL_SIGNAL and ZAQAR_SIGNAL signals are polled by the engine
+    service and never reach the resource, so no progress may be sent.
+    """
     from heat.engine import stack as heat_stack
     from heat.engine import template as heat_template
     for transport in ('TEMP_URL_SIGNAL', 'ZAQAR_SIGNAL', 'NO_SIGNAL',
