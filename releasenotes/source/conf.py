@@ -34,6 +34,8 @@ openstackdocs_repo_name = 'heat-lifecycle-plugins/heat-lifecycle-plugins'
 openstackdocs_auto_name = False
 openstackdocs_bug_project = 'heat-lifecycle-plugins'
 openstackdocs_bug_tag = 'releasenotes'
-# Release notes are not versioned by the package version.
+# Release notes are not versioned by the package version (the build does
+# not need the package installed).
+openstackdocs_auto_version = False
 version = ''
 release = ''

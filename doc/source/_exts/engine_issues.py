@@ -29,8 +29,8 @@ def _sentence(text):
 
 
 def series_table():
-    rows = [('Series', 'Heat', 'CI runs', 'engine', 'known issues of that '
-                                                   'version')]
+    rows = [('Series', 'Heat', 'CI runs', 'engine',
+             'known issues of that version')]
     for series in releases.SERIES:
         tested = releases.parse_version(series.tested)
         rows.append((
