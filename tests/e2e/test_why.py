@@ -9,6 +9,10 @@ import os
 import subprocess
 import sys
 
+import yaml
+
+from tests.e2e import test_failures
+from tests.e2e import test_openstack_client
 from tests.e2e import test_resource_chain as chain
 
 CHAIN = chain.read('why/chain_of_steps.yaml')
@@ -16,32 +20,15 @@ CHAIN_FILES = {'why/%s' % name: chain.read('why/%s' % name)
                for name in ('configured.yaml', 'failing_script.yaml')}
 STDERR_LAST_WORDS = 'psql: could not connect to server: Connection refused'
 
-GROUP_OF_FAILING_THINGS = """
-heat_template_version: 2016-10-14
-parameters:
-  store:
-    type: string
-resources:
-  things:
-    type: OS::Heat::ResourceGroup
-    properties:
-      count: 1
-      resource_def:
-        type: OS::Mistral::ExternalResource
-        properties:
-          actions:
-            CREATE:
-              workflow: thing_create_refused
-          input:
-            store: {get_param: store}
-"""
 
-NOTHING = """
-heat_template_version: 2016-04-08
-resources:
-  nothing:
-    type: OS::Heat::None
-"""
+def in_a_group(template, name):
+    """The template with resource `name` as the only member of a group."""
+    parsed = yaml.load(template, Loader=yaml.BaseLoader)  # all text
+    member = parsed['resources'].pop(name)
+    parsed['resources']['things'] = {
+        'type': 'OS::Heat::ResourceGroup',
+        'properties': {'count': 1, 'resource_def': member}}
+    return json.dumps(parsed)
 
 
 def why(cloud, *args, env=None):
@@ -103,7 +90,7 @@ def test_a_failing_script_in_a_chain_member_comes_first(
 
 def test_a_failing_workflow_in_a_group_comes_first(
         cloud, driver, heat, thing_store, mistral_workflows, tmp_path):
-    stack_id = driver.create(GROUP_OF_FAILING_THINGS,
+    stack_id = driver.create(in_a_group(test_failures.FAILING_THING, 'thing'),
                              {'store': thing_store.url}, expect='FAILED')
     execution = [e for e in mistral_workflows.client().executions.list(
         limit=-1) if e.workflow_name == 'thing_create_refused'][-1]
@@ -138,7 +125,7 @@ def test_a_failing_workflow_in_a_group_comes_first(
 
 def test_a_stack_that_did_not_fail_and_one_that_does_not_exist(
         cloud, driver):
-    stack_id = driver.create(NOTHING)
+    stack_id = driver.create(test_openstack_client.NOTHING)
     fine = why(cloud, stack_id)
     assert fine.returncode == 0, fine.stderr
     assert fine.stdout.endswith('is CREATE_COMPLETE: nothing failed\n')
