@@ -41,13 +41,13 @@ def add_arguments(parser, argv):
     if argv is None:
         return
     from openstack import config
-    from openstack import exceptions as sdk_exc
     try:
         config.OpenStackConfig().register_argparse_arguments(
             parser, argv, service_keys=[SERVICE_TYPE])
-    except (sdk_exc.SDKException, OSError, ValueError) as exc:
-        # An unknown --os-cloud, a clouds.yaml that does not parse, ...
-        raise WhyError(_one_line(exc))
+    except Exception as exc:
+        # Registering only reads the configuration: an unknown --os-cloud,
+        # a clouds.yaml that is not YAML or not a map of clouds, ...
+        raise WhyError('cloud configuration: %s' % _one_line(exc))
 
 
 def heat_client(args):

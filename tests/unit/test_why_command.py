@@ -9,14 +9,23 @@ import socket
 import subprocess
 import sys
 
+import pytest
+
 from tests.plugin_env import run_cli
 
 
-def without_cloud(**variables):
-    """os.environ without OS_* variables (and no clouds.yaml), plus these."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith('OS_')}
-    env['OS_CLIENT_CONFIG_FILE'] = os.devnull
-    env.update(variables)
+@pytest.fixture
+def without_cloud(tmp_path):
+    """os.environ without OS_* variables, a clouds.yaml without clouds."""
+    clouds = tmp_path / 'clouds.yaml'
+    clouds.write_text('clouds: {}\n')
+
+    def env(**variables):
+        found = {k: v for k, v in os.environ.items()
+                 if not k.startswith('OS_')}
+        found['OS_CLIENT_CONFIG_FILE'] = str(clouds)
+        found.update(variables)
+        return found
     return env
 
 
@@ -34,7 +43,7 @@ def assert_one_line_error(run, text):
         run.stderr)
 
 
-def test_help_lists_the_openstack_client_options():
+def test_help_lists_the_openstack_client_options(without_cloud):
     shown = run_cli('why', '--help', env=without_cloud())
     assert shown.returncode == 0, shown.stderr
     for option in ('STACK', '--json', '--os-cloud', '--os-auth-url',
@@ -42,25 +51,40 @@ def test_help_lists_the_openstack_client_options():
         assert option in shown.stdout
 
 
-def test_without_a_stack_argument():
+def test_without_a_stack_argument(without_cloud):
     run = run_cli('why', env=without_cloud())
     assert run.returncode == 2
     assert 'the following arguments are required: STACK' in run.stderr
 
 
-def test_without_credentials():
+def test_without_credentials(without_cloud):
     run = run_cli('why', 'app', env=without_cloud())
     assert_one_line_error(run, 'cannot authenticate: ')
     assert 'auth_url' in run.stderr
 
 
-def test_an_unknown_cloud_name():
+def test_an_unknown_cloud_name(without_cloud):
     run = run_cli('why', '--os-cloud', 'nowhere', 'app',
                   env=without_cloud())
-    assert_one_line_error(run, 'Cloud nowhere was not found')
+    assert_one_line_error(run, 'cloud configuration: Cloud nowhere was not '
+                               'found')
 
 
-def test_keystone_unreachable():
+@pytest.mark.parametrize('text, said', [
+    ('clouds: 5\n', 'error: cloud configuration: '),
+    # Not YAML: openstacksdk 4.4 refuses it, later ones skip the file.
+    ('clouds: [\n', 'error: '),
+])
+def test_a_clouds_yaml_that_is_not_a_map_of_clouds(
+        without_cloud, tmp_path, text, said):
+    bad = tmp_path / 'bad-clouds.yaml'
+    bad.write_text(text)
+    run = run_cli('why', 'app', env=without_cloud(
+        OS_CLIENT_CONFIG_FILE=str(bad)))
+    assert_one_line_error(run, said)
+
+
+def test_keystone_unreachable(without_cloud):
     url = 'http://127.0.0.1:%d/v3' % closed_port()
     run = run_cli('why', 'app', '--os-auth-url', url, '--os-username', 'u',
                   '--os-password', 'p', '--os-project-name', 'p',
@@ -71,7 +95,7 @@ def test_keystone_unreachable():
     assert run.stderr.endswith('Connection refused\n'), run.stderr
 
 
-def test_heat_unreachable_without_keystone():
+def test_heat_unreachable_without_keystone(without_cloud):
     """auth_type none with an endpoint: straight to a heat-api that is down.
 
     Through OS_* variables, as the openstack client reads them.
@@ -82,7 +106,7 @@ def test_heat_unreachable_without_keystone():
     assert_one_line_error(run, 'cannot reach the cloud: %s' % endpoint)
 
 
-def test_list_and_check_do_not_load_the_cloud_clients():
+def test_list_and_check_do_not_load_the_cloud_clients(without_cloud):
     """Only `why` pays for openstack.config (and its clouds.yaml)."""
     code = ('import sys; from heat_lifecycle_plugins import cli; '
             'cli.main(["list"]); '

@@ -9,6 +9,7 @@ the builder's OS_* variables and clouds.yaml are set aside while it runs.
 import contextlib
 import io
 import os
+import tempfile
 
 from docutils import nodes
 from sphinx.util.docutils import SphinxDirective
@@ -20,16 +21,19 @@ WIDTH = '79'
 
 @contextlib.contextmanager
 def neutral_environment():
-    """No OS_* variables nor clouds.yaml of the builder; 79 columns."""
+    """No OS_* variables nor clouds of the builder; 79 columns."""
     saved = dict(os.environ)
     for name in [k for k in os.environ if k.startswith('OS_')]:
         del os.environ[name]
-    os.environ.update(COLUMNS=WIDTH, OS_CLIENT_CONFIG_FILE=os.devnull)
-    try:
-        yield
-    finally:
-        os.environ.clear()
-        os.environ.update(saved)
+    with tempfile.NamedTemporaryFile('w', suffix='.yaml') as clouds:
+        clouds.write('clouds: {}\n')
+        clouds.flush()
+        os.environ.update(COLUMNS=WIDTH, OS_CLIENT_CONFIG_FILE=clouds.name)
+        try:
+            yield
+        finally:
+            os.environ.clear()
+            os.environ.update(saved)
 
 
 def help_text(argv):
