@@ -83,6 +83,21 @@ def worth_a_look(resource, in_failed_stack):
         in_failed_stack and status.endswith('_IN_PROGRESS'))
 
 
+def cancelled(resource):
+    """Whether it stopped because something else failed (not a timeout)."""
+    reason = own_reason(resource.get('resource_status_reason'))
+    return bool(_CANCELLED.search(reason)) and _TIMED_OUT not in reason
+
+
+def worth_reading(resource, in_failed_stack):
+    """Whether to read its nested stack, events and deployment.
+
+    What worth_a_look lists, except what was cancelled: its own story is
+    someone else's failure (and a large chain may have hundreds of them).
+    """
+    return worth_a_look(resource, in_failed_stack) and not cancelled(resource)
+
+
 def may_be_deployment(resource):
     """Whether the resource's physical id may be a software deployment's."""
     return (not resource.get('nested') and
@@ -105,11 +120,10 @@ def _is_below(path, other):
 
 
 def _role(resource, looked_at):
-    reason = own_reason(resource.get('resource_status_reason'))
     if resource.get('nested') and any(
             _is_below(resource['path'], r['path']) for r in looked_at):
         return ENCLOSING
-    if _CANCELLED.search(reason) and _TIMED_OUT not in reason:
+    if cancelled(resource):
         return CANCELLED
     if _status(resource, 'resource_status').endswith('_IN_PROGRESS'):
         return STUCK

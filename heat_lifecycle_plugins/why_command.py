@@ -82,13 +82,35 @@ def _plain(resource, parent_path, stack):
     return found
 
 
-def _events(hc, stack, path, **filters):
+# More names than this in one events query: read the stack's events and
+# keep theirs here (a URL has a length limit).
+MAX_NAMES_PER_QUERY = 20
+
+
+def _events(hc, stack, path, names=None, **filters):
+    """The events of `stack` (of resources `names`), as plain dicts."""
+    if names and len(names) <= MAX_NAMES_PER_QUERY:
+        filters['resource_name'] = names
     events = []
     for event in hc.events.list(stack, filters=filters):
         found = event.to_dict()
+        if names and found.get('resource_name') not in names:
+            continue
         found['path'] = list(path) + [found.get('resource_name')]
         events.append(found)
     return events
+
+
+def _resources(hc, stack, path):
+    """The resources of `stack`, or [] if it is gone (deleted meanwhile)."""
+    from heatclient import exc
+    try:
+        listed = hc.resources.list(stack)
+    except exc.HTTPNotFound:
+        if not path:
+            raise
+        return []
+    return [_plain(r, path, stack) for r in listed]
 
 
 def _deployment(hc, deployment_id):
@@ -104,8 +126,8 @@ def read_stack(hc, stack_ref):
     """(stack, resources, events, deployments) of a stack, as plain dicts.
 
     Only a failed stack is walked: into the nested stacks of the resources
-    worth a look (diagnosis.worth_a_look), with their events and, for the
-    deployments among them, the software deployment.
+    worth reading (diagnosis.worth_reading), with their events and, for
+    the deployments among them, the software deployment.
     """
     stack = hc.stacks.get(stack_ref).to_dict()
     resources, events, deployments = [], [], {}
@@ -118,18 +140,17 @@ def read_stack(hc, stack_ref):
         if ident in seen:
             continue
         seen.add(ident)
-        listed = [_plain(r, path, ident)
-                  for r in hc.resources.list(ident)]
+        listed = _resources(hc, ident, path)
         resources += listed
-        looked_at = [r for r in listed if diagnosis.worth_a_look(r, True)]
-        if looked_at:
-            events += _events(hc, ident, path, resource_name=[
-                r['resource_name'] for r in looked_at])
+        read = [r for r in listed if diagnosis.worth_reading(r, True)]
+        if read:
+            events += _events(hc, ident, path,
+                              names=[r['resource_name'] for r in read])
         elif not path:
-            # Nothing left to look at (a rollback deleted it): what the
+            # Nothing left to read (a rollback deleted it): what the
             # stack's failure events said.
             events += _events(hc, ident, path, resource_status='FAILED')
-        for resource in looked_at:
+        for resource in read:
             if resource['nested_stack']:
                 todo.append((resource['path'], resource['nested_stack']))
             elif diagnosis.may_be_deployment(resource):

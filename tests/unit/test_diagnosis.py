@@ -299,6 +299,18 @@ def test_what_the_reader_looks_at():
     assert diagnosis.worth_a_look(failed, False)
     assert diagnosis.worth_a_look(running, True)
     assert not diagnosis.worth_a_look(running, False)
+    assert diagnosis.worth_reading(failed, False)
+    assert diagnosis.worth_reading(running, True)
+    # Cancelled: listed, but its nested stack and deployment are not read.
+    stopped = resource(['z'], 'steps/db.yaml', 'CREATE_FAILED',
+                       'CREATE aborted (Operation cancelled)', 'n',
+                       nested=True)
+    assert diagnosis.worth_a_look(stopped, True)
+    assert not diagnosis.worth_reading(stopped, True)
+    timed_out = resource(['t'], 'OS::Heat::SoftwareDeployment',
+                         'CREATE_FAILED', 'CREATE aborted (Task create from '
+                         'SoftwareDeployment "t" Stack "app" Timed out)')
+    assert diagnosis.worth_reading(timed_out, True)
     assert diagnosis.may_be_deployment(failed)
     assert diagnosis.may_be_deployment(running)
     assert not diagnosis.may_be_deployment(
