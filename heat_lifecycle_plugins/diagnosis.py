@@ -72,15 +72,14 @@ def stack_failed(stack):
     return status.endswith('_FAILED') or status.startswith('ROLLBACK_')
 
 
-def worth_a_look(resource, in_failed_stack):
-    """Whether a resource may explain the failure (walk into it, read it).
+def worth_a_look(resource):
+    """Whether a resource of a failed stack may explain the failure.
 
-    Failed resources; and, when the stack failed, those still in progress
-    (a stack timeout leaves what it waited for IN_PROGRESS).
+    Failed resources, and those still in progress (a stack timeout leaves
+    what it waited for IN_PROGRESS).
     """
     status = _status(resource, 'resource_status')
-    return status.endswith('_FAILED') or (
-        in_failed_stack and status.endswith('_IN_PROGRESS'))
+    return status.endswith(('_FAILED', '_IN_PROGRESS'))
 
 
 def cancelled(resource):
@@ -89,13 +88,13 @@ def cancelled(resource):
     return bool(_CANCELLED.search(reason)) and _TIMED_OUT not in reason
 
 
-def worth_reading(resource, in_failed_stack):
+def worth_reading(resource):
     """Whether to read its nested stack, events and deployment.
 
     What worth_a_look lists, except what was cancelled: its own story is
     someone else's failure (and a large chain may have hundreds of them).
     """
-    return worth_a_look(resource, in_failed_stack) and not cancelled(resource)
+    return worth_a_look(resource) and not cancelled(resource)
 
 
 def may_be_deployment(resource):
@@ -228,8 +227,9 @@ def _explain(resource, events, deployment):
         return WORKFLOW, workflow[0], workflow[1]
     own = own_reason(reason)
     if _TIMED_OUT in own:
-        return TIMEOUT, ('the stack timed out while this resource was %s'
-                         % _status(resource, 'resource_status')), {}
+        action = _status(resource, 'resource_status').split('_')[0]
+        return TIMEOUT, ('the stack timed out while its %s was in progress'
+                         % action), {}
     if not own and _status(resource, 'resource_status').endswith(
             '_IN_PROGRESS'):
         own = 'still %s when the stack failed' % _status(
@@ -254,11 +254,15 @@ def _by_path(items):
     return grouped
 
 
-def _from_events(events):
-    """Findings from failure events alone (the resources are gone)."""
+def _from_events(events, since):
+    """Findings from failure events alone (the resources are gone).
+
+    The last failure of each resource since the stack's action began.
+    """
     latest = {}
     for event in sorted(events, key=lambda e: _status(e, 'event_time')):
-        if _status(event, 'resource_status').endswith('_FAILED'):
+        if (_status(event, 'resource_status').endswith('_FAILED') and
+                _status(event, 'event_time') >= since):
             latest[tuple(event.get('path') or ())] = event
     findings = []
     for path, event in latest.items():
@@ -290,7 +294,7 @@ def explain(stack, resources, events=(), deployments=None):
     if not stack_failed(stack):
         return []
     deployments = deployments or {}
-    looked_at = [r for r in resources if worth_a_look(r, True)]
+    looked_at = [r for r in resources if worth_a_look(r)]
     events_of = _by_path(events)
     found = []
     for resource in looked_at:
@@ -311,7 +315,9 @@ def explain(stack, resources, events=(), deployments=None):
             resource.get('physical_resource_id') or None, cause,
             resource.get('resource_status_reason'), details), resource))
     if not found:
-        found = _from_events(events)
+        # Heat's timestamps (ISO 8601, UTC) compare as text.
+        found = _from_events(events, _status(stack, 'updated_time') or
+                             _status(stack, 'creation_time'))
     found.sort(key=lambda pair: _order(*pair))
     findings = [f for f, _r in found]
     if not findings:

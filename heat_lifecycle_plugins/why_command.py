@@ -142,7 +142,7 @@ def read_stack(hc, stack_ref):
         seen.add(ident)
         listed = _resources(hc, ident, path)
         resources += listed
-        read = [r for r in listed if diagnosis.worth_reading(r, True)]
+        read = [r for r in listed if diagnosis.worth_reading(r)]
         if read:
             events += _events(hc, ident, path,
                               names=[r['resource_name'] for r in read])

@@ -226,11 +226,23 @@ def test_a_deployment_left_in_progress_by_a_stack_timeout():
         (['busy'], diagnosis.CAUSE), (['quiet'], diagnosis.STUCK),
         (['other'], diagnosis.CANCELLED)]
     busy, quiet, other = findings
+    assert other.kind == diagnosis.RESOURCE
     assert busy.cause == ('the deployment is still IN_PROGRESS; last '
                           'progress: step 3 of 5 at 2026-11-23T16:00:00Z')
     assert quiet.cause == ('the server never signalled: the deployment is '
                            'still IN_PROGRESS (Deploy data available)')
     assert other.cause == 'CREATE aborted (Operation cancelled)'
+
+
+def test_a_resource_aborted_by_the_stack_timeout():
+    [finding] = diagnosis.explain(stack(reason='Timed out'), [
+        resource(['wait'], 'OS::Heat::WaitCondition', 'CREATE_FAILED',
+                 'CREATE aborted (Task create from WaitCondition "wait" '
+                 'Stack "app" Timed out)')])
+    assert (finding.role, finding.kind) == (diagnosis.CAUSE,
+                                            diagnosis.TIMEOUT)
+    assert finding.cause == ('the stack timed out while its CREATE was in '
+                             'progress')
 
 
 def test_any_resource_type_is_explained_by_its_own_reason():
@@ -267,7 +279,12 @@ def test_a_nested_resource_whose_nested_stack_shows_nothing_is_a_cause():
 
 
 def test_after_a_rollback_the_failure_events_explain_it():
+    """Those of the action that failed, not an older one's."""
     events = [
+        event(['thing'], 'UPDATE_FAILED', 'Error: resources.thing: old',
+              '2026-11-20T10:00:00Z'),
+        event(['other'], 'UPDATE_FAILED', 'Error: resources.other: old',
+              '2026-11-20T10:00:00Z'),
         event(['thing'], 'CREATE_IN_PROGRESS', 'state changed',
               '2026-11-23T15:00:00Z'),
         event(['thing'], 'CREATE_FAILED', WORKFLOW_REASON,
@@ -275,7 +292,9 @@ def test_after_a_rollback_the_failure_events_explain_it():
         event(['thing'], 'DELETE_COMPLETE', 'state changed',
               '2026-11-23T15:00:09Z'),
     ]
-    findings = diagnosis.explain(stack('ROLLBACK_COMPLETE'), [], events)
+    rolled_back = dict(stack('ROLLBACK_COMPLETE'),
+                       creation_time='2026-11-23T14:59:58Z')
+    findings = diagnosis.explain(rolled_back, [], events)
     [finding] = findings
     assert finding.path == ['thing'] and finding.kind == diagnosis.WORKFLOW
     assert finding.cause.startswith('task refuse failed: quota exceeded')
@@ -296,21 +315,22 @@ def test_what_the_reader_looks_at():
                       'UPDATE_FAILED', physical_id='d')
     running = resource(['y'], 'OS::Heat::StructuredDeployment',
                        'CREATE_IN_PROGRESS', physical_id='e')
-    assert diagnosis.worth_a_look(failed, False)
-    assert diagnosis.worth_a_look(running, True)
-    assert not diagnosis.worth_a_look(running, False)
-    assert diagnosis.worth_reading(failed, False)
-    assert diagnosis.worth_reading(running, True)
+    assert diagnosis.worth_a_look(failed)
+    assert diagnosis.worth_a_look(running)
+    assert not diagnosis.worth_a_look(
+        resource(['c'], 'OS::Heat::None', 'CREATE_COMPLETE'))
+    assert diagnosis.worth_reading(failed)
+    assert diagnosis.worth_reading(running)
     # Cancelled: listed, but its nested stack and deployment are not read.
     stopped = resource(['z'], 'steps/db.yaml', 'CREATE_FAILED',
                        'CREATE aborted (Operation cancelled)', 'n',
                        nested=True)
-    assert diagnosis.worth_a_look(stopped, True)
-    assert not diagnosis.worth_reading(stopped, True)
+    assert diagnosis.worth_a_look(stopped)
+    assert not diagnosis.worth_reading(stopped)
     timed_out = resource(['t'], 'OS::Heat::SoftwareDeployment',
                          'CREATE_FAILED', 'CREATE aborted (Task create from '
                          'SoftwareDeployment "t" Stack "app" Timed out)')
-    assert diagnosis.worth_reading(timed_out, True)
+    assert diagnosis.worth_reading(timed_out)
     assert diagnosis.may_be_deployment(failed)
     assert diagnosis.may_be_deployment(running)
     assert not diagnosis.may_be_deployment(
