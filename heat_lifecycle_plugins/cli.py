@@ -1,4 +1,4 @@
-"""The heat-lifecycle-plugins command: install the loader, list, check.
+"""The heat-lifecycle-plugins command: install-loader, list, check, why.
 
 Each command prints only what it is about: Heat's notices and warnings
 while its environment is built are not shown.
@@ -18,6 +18,7 @@ from heat_lifecycle_plugins import checks
 from heat_lifecycle_plugins import heat_internals
 from heat_lifecycle_plugins import plugin_dir_loader
 from heat_lifecycle_plugins import registry
+from heat_lifecycle_plugins import why_command
 
 LOADER_FILENAME = 'heat_lifecycle_plugins_loader.py'
 
@@ -67,11 +68,11 @@ def _load_error(target):
 
 @contextlib.contextmanager
 def heat_kept_quiet():
-    """Silence Heat's logging and warnings while a command loads Heat.
+    """Silence Heat's and the clients' logging and warnings.
 
     Heat logs a notice for each of its deprecated types while its environment
-    is built, and an old engine runtime warns when imported: none of that is
-    what a command is about.
+    is built, an old engine runtime warns when imported, keystoneauth logs
+    its version discovery: none of that is what a command is about.
     """
     root = logging.getLogger()
     silent = logging.NullHandler()
@@ -152,11 +153,17 @@ def cmd_check(args):
     return 1 if failed else 0
 
 
-def build_parser():
+def cmd_why(args):
+    with heat_kept_quiet():
+        return why_command.run(args)
+
+
+def build_parser(argv=None):
+    """The command's parser; `why`'s cloud options only if argv runs it."""
     parser = argparse.ArgumentParser(
         prog='heat-lifecycle-plugins',
         description='Install and check the heat-lifecycle-plugins types in '
-                    'a heat-engine.')
+                    'a heat-engine; explain why a stack failed.')
     sub = parser.add_subparsers(dest='command', required=True)
     p = sub.add_parser('install-loader',
                        help='write the loader module into a plugin dir')
@@ -174,11 +181,30 @@ def build_parser():
     p.add_argument('--config-file', help='heat.conf (default: Heat\'s '
                                          'usual search path)')
     p.set_defaults(func=cmd_check)
+    p = sub.add_parser(
+        'why', help='explain why a stack failed: its failing resources, '
+                    'deepest first, with their causes',
+        description='Walk a stack through heat-api as its user (clouds.yaml, '
+                    'OS_* variables or --os-* options, as the openstack '
+                    'client), including the nested stacks of chains and '
+                    'groups, and print the deepest failing resources first '
+                    'with what explains them. Exit status 0: the stack is '
+                    'not failed; 1: failures printed; 2: bad arguments or '
+                    'Heat cannot be reached.')
+    why_command.add_arguments(
+        p, argv if argv and argv[0] == 'why' else None)
+    p.set_defaults(func=cmd_why)
     return parser
 
 
 def main(argv=None):
-    args = build_parser().parse_args(argv)
+    argv = list(sys.argv[1:] if argv is None else argv)
+    try:
+        parser = build_parser(argv)
+    except why_command.WhyError as exc:
+        print('error: %s' % exc, file=sys.stderr)
+        return why_command.EXIT_ERROR
+    args = parser.parse_args(argv)
     return args.func(args)
 
 

@@ -8,8 +8,9 @@ from tests.conftest import BROKEN_DIST
 from tests.conftest import PROBE_DIST
 
 
-def run_cli(*args, dists=(PROBE_DIST,), timeout=120):
-    env = dict(os.environ)
+def run_cli(*args, dists=(PROBE_DIST,), timeout=120, env=None):
+    """The command in a subprocess; env replaces os.environ if given."""
+    env = dict(os.environ if env is None else env)
     env['PYTHONPATH'] = os.pathsep.join(
         list(dists) + [env.get('PYTHONPATH', '')]).rstrip(os.pathsep)
     return subprocess.run(

@@ -6,13 +6,14 @@
 
 Each series' venv is built once (tools/venv.sh) and then serves every tier
 run on it; the lint tier runs once, in its own venv (tools/lint.sh), while
-the series' venvs are built. Jobs that share nothing (their own ports,
-databases and pytest temp dirs) run in parallel. Each job writes
-DIR/<series>-<tier>.log and a JUnit XML file (a tier run once:
-DIR/<tier>.log and DIR/<tier>.rc); the summary table is printed, written
-to DIR/support-table.rst and, with --readme, into README.rst between the
-support-table markers. Exit status 1 if any job failed; the failures name
-their series (if any) and tier.
+the series' venvs are built; the docs tier runs once, in the default
+series' venv (tools/docs.sh), when that venv is ready. Jobs that share
+nothing (their own ports, databases and pytest temp dirs) run in parallel.
+Each job writes DIR/<series>-<tier>.log and a JUnit XML file (a tier run
+once: DIR/<tier>.log and DIR/<tier>.rc); the summary table is printed,
+written to DIR/support-table.rst and, with --readme, into README.rst
+between the support-table markers. Exit status 1 if any job failed; the
+failures name their series (if any) and tier.
 
 Standard library only: it runs with the machine's python3 before any venv
 exists.
@@ -38,20 +39,23 @@ TABLE_START = '.. support-table-start'
 TABLE_END = '.. support-table-end'
 
 # A tier runs pytest on its test paths in a series' venv, on every series
-# ('all') or on the e2e series ('e2e'); or it runs its command once
-# ('once'), in no series' venv.
+# ('all') or on the e2e series ('e2e'); or it runs its command once, in no
+# series' venv ('once') or in the default series' venv ('default', given
+# to the command as HLP_VENV).
 Tier = collections.namedtuple('Tier', 'paths series command')
-ONCE = 'once'
+ONCE, DEFAULT = 'once', 'default'
 TIERS = {
     'unit': Tier(['tests/unit', 'tests/agent'], 'all', None),
     'functional': Tier(['tests/functional'], 'all', None),
     'e2e': Tier(['tests/e2e'], 'e2e', None),
     'lint': Tier(None, ONCE, ['bash', 'tools/lint.sh']),
+    'docs': Tier(None, DEFAULT, ['bash', 'tools/docs.sh']),
 }
 # A job's wall-clock limit; a job over it is killed and counts as failed.
-JOB_TIMEOUT = {'unit': 600, 'functional': 1800, 'e2e': 1800, 'lint': 600}
+JOB_TIMEOUT = {'unit': 600, 'functional': 1800, 'e2e': 1800, 'lint': 600,
+               'docs': 600}
 # Longest first, so that two lanes finish close together.
-TIER_ORDER = ('e2e', 'functional', 'unit', 'lint')
+TIER_ORDER = ('e2e', 'functional', 'unit', 'docs', 'lint')
 
 
 def series_settings():
@@ -65,9 +69,11 @@ def series_settings():
 
 
 class Job(object):
-    def __init__(self, series, tier):
+    def __init__(self, series, tier, venv_series=None):
         self.series = series  # None for a tier run once
         self.tier = tier
+        # Whose venv the job runs in (None: none).
+        self.venv_series = series or venv_series
         self.paths = TIERS[tier].paths
         self.name = '%s-%s' % (series, tier) if series else tier
         self.where = 'Heat %s %s' % (series, tier) if series else tier
@@ -93,13 +99,16 @@ def build_venv(series, results, lock):
 
 
 def run_job(job, venv, results, lock, extra_args):
-    """Run a pytest tier in `venv`, or a tier's command (venv None)."""
+    """Run a pytest tier in `venv`, or a tier's command (with HLP_VENV)."""
     base = tempfile.mkdtemp(prefix='hlp-%s-' % job.name)
     xml = os.path.join(results, '%s.xml' % job.name)
     log = os.path.join(results, '%s.log' % job.name)
     env = dict(os.environ, TMPDIR=base)
-    if venv is None:
-        argv = TIERS[job.tier].command
+    command = TIERS[job.tier].command
+    if command:
+        argv = command
+        if venv:
+            env['HLP_VENV'] = venv
     else:
         argv = [os.path.join(venv, 'bin', 'python'), '-m', 'pytest',
                 '-p', 'no:cacheprovider', '-q', '-rfE',
@@ -120,7 +129,7 @@ def run_job(job, venv, results, lock, extra_args):
             job.note = 'killed after %ss' % JOB_TIMEOUT[job.tier]
     job.seconds = time.time() - start
     shutil.rmtree(base, ignore_errors=True)
-    if venv is None:
+    if command:
         with open(os.path.join(results, '%s.rc' % job.name), 'w') as f:
             f.write('%d %.1f\n' % (job.rc, job.seconds))
     with lock:
@@ -184,12 +193,13 @@ def once_cell(results, tier):
     if rc == '0':
         return 'passed (%.0f s)' % float(seconds)
     with open(log) as f:
-        findings = sum(1 for line in f if FINDING.match(line))
+        findings = sum(1 for line in f if FINDING.search(line))
     return 'FAILED, %d finding(s) (%.0f s)' % (findings, float(seconds))
 
 
-# A flake8 finding: path:line:column: code text.
-FINDING = re.compile(r'^\S+:\d+:\d+: [A-Z]+\d+')
+# A flake8 finding (path:line:column: code text) or a Sphinx warning or
+# error (path:line: WARNING: text).
+FINDING = re.compile(r'^\S+:\d+:\d+: [A-Z]+\d+|: (?:WARNING|ERROR): ')
 
 
 def versions(results, series):
@@ -201,7 +211,7 @@ def versions(results, series):
 
 
 def table(results, all_series, tiers):
-    once = [t for t in tiers if TIERS[t].series == ONCE]
+    once = [t for t in tiers if TIERS[t].command]
     tiers = [t for t in tiers if t not in once]
     header = ['Heat series', 'versions'] + list(tiers)
     rows = [[s, versions(results, s)] + [cell(results, s, t) for t in tiers]
@@ -245,7 +255,7 @@ START = time.time()
 
 
 def main(argv=None):
-    all_series, e2e_series, _default = series_settings()
+    all_series, e2e_series, default = series_settings()
     parser = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
     parser.add_argument('--jobs', type=int,
                         default=int(os.environ.get('HLP_JOBS', 2)))
@@ -281,8 +291,9 @@ def main(argv=None):
     jobs = [Job(s, t) for t in TIER_ORDER if t in tiers for s in series
             if TIERS[t].series == 'all'
             or TIERS[t].series == 'e2e' and s in e2e_series]
-    jobs += [Job(None, t) for t in TIER_ORDER
-             if t in tiers and TIERS[t].series == ONCE]
+    jobs += [Job(None, t, default if TIERS[t].series == DEFAULT else None)
+             for t in TIER_ORDER
+             if t in tiers and TIERS[t].series in (ONCE, DEFAULT)]
     print('Heat series %s; %d jobs, %d at a time' % (
         ', '.join(series), len(jobs), args.jobs), flush=True)
 
@@ -290,10 +301,10 @@ def main(argv=None):
     # series' jobs start as soon as its venv is ready.
     pool = concurrent.futures.ThreadPoolExecutor(args.jobs)
     running = [pool.submit(run_job, job, None, args.results, lock, [])
-               for job in jobs if job.series is None]
+               for job in jobs if job.venv_series is None]
     venv_failed = []
-    for s in series:
-        if not any(job.series == s for job in jobs):
+    for s in series + [default] * (default not in series):
+        if not any(job.venv_series == s for job in jobs):
             continue  # no tier of this run needs its venv
         venv = build_venv(s, args.results, lock)
         if venv is None:
@@ -301,9 +312,10 @@ def main(argv=None):
             continue
         write_versions(args.results, s, venv)
         for job in jobs:
-            if job.series == s:
-                running.append(pool.submit(run_job, job, venv, args.results,
-                                           lock, args.pytest_args))
+            if job.venv_series == s:
+                running.append(pool.submit(
+                    run_job, job, venv, args.results, lock,
+                    [] if TIERS[job.tier].command else args.pytest_args))
     for future in running:
         future.result()
     pool.shutdown()
@@ -316,9 +328,9 @@ def main(argv=None):
         update_readme(text)
     failed = [j for j in jobs if j.rc not in (0, None)]
     for j in jobs:
-        if j.series in venv_failed:
+        if j.venv_series in venv_failed:
             print('FAILED: Heat %s %s: its venv could not be built'
-                  % (j.series, j.tier))
+                  % (j.venv_series, j.tier))
     for j in failed:
         xml = os.path.join(args.results, '%s.xml' % j.name)
         names = failed_tests(xml) if os.path.exists(xml) else []

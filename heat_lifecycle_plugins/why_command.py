@@ -1,0 +1,220 @@
+"""`heat-lifecycle-plugins why STACK`: read a failed stack as its user does.
+
+The thin side of diagnosis.py. It authenticates like the openstack client
+(clouds.yaml, the OS_* variables and --os-* options, through
+openstack.config and keystoneauth1), reads the stack through heat-api with
+python-heatclient, walks into the nested stacks of its failing resources
+(chains, groups, template resources), reads their events and the software
+deployments behind them, and prints what diagnosis.explain finds.
+
+Exit status: 0 when the stack is not failed, 1 when failures were printed,
+2 on bad arguments or when Heat cannot be reached (one line on stderr).
+"""
+
+import argparse
+import json
+import re
+import sys
+
+from heat_lifecycle_plugins import diagnosis
+
+EXIT_NOT_FAILED, EXIT_FAILED, EXIT_ERROR = 0, 1, 2
+SERVICE_TYPE = 'orchestration'
+# The dests of our own arguments; every other one is a cloud option.
+OWN_ARGUMENTS = ('command', 'func', 'stack', 'json')
+
+
+class WhyError(Exception):
+    """Heat cannot be reached or asked: one line for the user."""
+
+
+def add_arguments(parser, argv):
+    """Our arguments, and the cloud's if `argv` runs this command.
+
+    The cloud options come from openstack.config, which reads clouds.yaml
+    when they are registered: only a `why` command line pays for that.
+    """
+    parser.add_argument('stack', metavar='STACK',
+                        help='name or id of the stack')
+    parser.add_argument('--json', action='store_true',
+                        help='print the report as JSON (for CI)')
+    if argv is None:
+        return
+    from openstack import config
+    try:
+        config.OpenStackConfig().register_argparse_arguments(
+            parser, argv, service_keys=[SERVICE_TYPE])
+    except Exception as exc:
+        # Registering only reads the configuration: an unknown --os-cloud,
+        # a clouds.yaml that is not YAML or not a map of clouds, ...
+        raise WhyError('cloud configuration: %s' % _one_line(exc))
+
+
+def heat_client(args):
+    """python-heatclient for the cloud the user's options name."""
+    from heatclient import client
+    from openstack import config
+    options = argparse.Namespace(**{
+        key: value for key, value in vars(args).items()
+        if key not in OWN_ARGUMENTS})
+    cloud = config.OpenStackConfig().get_one(argparse=options)
+    return client.Client(
+        '1', session=cloud.get_session(), service_type=SERVICE_TYPE,
+        interface=cloud.get_interface(SERVICE_TYPE),
+        region_name=cloud.get_region_name(SERVICE_TYPE),
+        endpoint_override=cloud.get_endpoint(SERVICE_TYPE))
+
+
+def _plain(resource, parent_path, stack):
+    """A resource as diagnosis reads it: the API's dict, path, nested.
+
+    stack: NAME/ID of the stack it was listed in.
+    """
+    found = resource.to_dict()
+    found['path'] = list(parent_path) + [found['resource_name']]
+    found['stack_name'] = stack.split('/')[0]
+    nested = [link['href'] for link in found.get('links') or ()
+              if link.get('rel') == 'nested']
+    # The nested stack as heat-api names it: .../stacks/NAME/ID.
+    found['nested_stack'] = ('/'.join(nested[0].rstrip('/').split('/')[-2:])
+                             if nested else None)
+    found['nested'] = bool(nested)
+    return found
+
+
+# More names than this in one events query: read the stack's events and
+# keep theirs here (a URL has a length limit).
+MAX_NAMES_PER_QUERY = 20
+
+
+def _events(hc, stack, path, names=None, **filters):
+    """The events of `stack` (of resources `names`), as plain dicts."""
+    if names and len(names) <= MAX_NAMES_PER_QUERY:
+        filters['resource_name'] = names
+    events = []
+    for event in hc.events.list(stack, filters=filters):
+        found = event.to_dict()
+        if names and found.get('resource_name') not in names:
+            continue
+        found['path'] = list(path) + [found.get('resource_name')]
+        events.append(found)
+    return events
+
+
+def _resources(hc, stack, path):
+    """The resources of `stack`, or [] if it is gone (deleted meanwhile)."""
+    from heatclient import exc
+    try:
+        listed = hc.resources.list(stack)
+    except exc.HTTPNotFound:
+        if not path:
+            raise
+        return []
+    return [_plain(r, path, stack) for r in listed]
+
+
+def _deployment(hc, deployment_id):
+    """The software deployment of that id, or None (not one, not ours)."""
+    from heatclient import exc
+    try:
+        return hc.software_deployments.get(deployment_id).to_dict()
+    except exc.HTTPException:
+        return None
+
+
+def read_stack(hc, stack_ref):
+    """(stack, resources, events, deployments) of a stack, as plain dicts.
+
+    Only a failed stack is walked: into the nested stacks of the resources
+    worth reading (diagnosis.worth_reading), with their events and, for
+    the deployments among them, the software deployment.
+    """
+    stack = hc.stacks.get(stack_ref).to_dict()
+    resources, events, deployments = [], [], {}
+    if not diagnosis.stack_failed(stack):
+        return stack, resources, events, deployments
+    todo = [((), '%s/%s' % (stack['stack_name'], stack['id']))]
+    seen = set()
+    while todo:
+        path, ident = todo.pop(0)
+        if ident in seen:
+            continue
+        seen.add(ident)
+        listed = _resources(hc, ident, path)
+        resources += listed
+        read = [r for r in listed if diagnosis.worth_reading(r)]
+        if read:
+            events += _events(hc, ident, path,
+                              names=[r['resource_name'] for r in read])
+        elif not path:
+            # Nothing left to read (a rollback deleted it): what the
+            # stack's failure events said.
+            events += _events(hc, ident, path, resource_status='FAILED')
+        for resource in read:
+            if resource['nested_stack']:
+                todo.append((resource['path'], resource['nested_stack']))
+            elif diagnosis.may_be_deployment(resource):
+                deployment_id = resource['physical_resource_id']
+                found = _deployment(hc, deployment_id)
+                if found is not None:
+                    deployments[deployment_id] = found
+    return stack, resources, events, deployments
+
+
+def _one_line(exc):
+    return ' '.join(str(exc).split()) or type(exc).__name__
+
+
+_UNREACHABLE = re.compile(r'connection to (?P<url>\S+?):? .*?'
+                          r'(?:\[Errno -?\d+\] (?P<why>[^"\')]+))?["\')]*$')
+
+
+def _unreachable(exc):
+    """keystoneauth's ConnectFailure as 'URL: why' (it quotes urllib3)."""
+    text = _one_line(exc)
+    match = _UNREACHABLE.search(text)
+    if not match:
+        return text
+    return '%s: %s' % (match.group('url'),
+                       (match.group('why') or 'connection failed').strip())
+
+
+def _read(args):
+    """read_stack for args.stack, its failures turned into WhyError."""
+    from heatclient import exc as heat_exc
+    from keystoneauth1 import exceptions as ks_exc
+    from openstack import exceptions as sdk_exc
+    try:
+        return read_stack(heat_client(args), args.stack)
+    except heat_exc.HTTPNotFound:
+        raise WhyError('stack %s not found' % args.stack)
+    except ks_exc.MissingRequiredOptions as exc:
+        raise WhyError('cannot authenticate: %s (set OS_* variables, '
+                       '--os-* options or --os-cloud)' % _one_line(exc))
+    except ks_exc.ConnectFailure as exc:
+        raise WhyError('cannot reach the cloud: %s' % _unreachable(exc))
+    except ks_exc.EndpointNotFound as exc:
+        raise WhyError('no orchestration (Heat) endpoint: %s'
+                       % _one_line(exc))
+    except (ks_exc.ClientException, sdk_exc.SDKException,
+            heat_exc.BaseException) as exc:
+        raise WhyError('%s: %s' % (type(exc).__name__, _one_line(exc)))
+    except Exception as exc:
+        # Never a traceback, but say it is not the cloud's answer.
+        raise WhyError('unexpected %s while reading %s: %s' % (
+            type(exc).__name__, args.stack, _one_line(exc)))
+
+
+def run(args):
+    try:
+        stack, resources, events, deployments = _read(args)
+    except WhyError as exc:
+        print('error: %s' % exc, file=sys.stderr)
+        return EXIT_ERROR
+    findings = diagnosis.explain(stack, resources, events, deployments)
+    if args.json:
+        print(json.dumps(diagnosis.as_dict(stack, findings), indent=2,
+                         sort_keys=True))
+    else:
+        print('\n'.join(diagnosis.render(stack, findings)))
+    return EXIT_FAILED if diagnosis.stack_failed(stack) else EXIT_NOT_FAILED
