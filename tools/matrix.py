@@ -279,6 +279,9 @@ def main(argv=None):
             parser.error('unknown tier %r (tiers: %s)'
                          % (t, ', '.join(TIERS)))
     if args.table_only:
+        if not os.path.isdir(args.results):
+            parser.error('no results in %s: run the tests first '
+                         '(bash tools/run-tests.sh)' % args.results)
         text = table(args.results, all_series, list(TIERS))
         print(text)
         if args.readme:

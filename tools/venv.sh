@@ -16,7 +16,8 @@ esac
 venv=${HLP_VENVS:-$PWD/.venvs}/$series
 stamp="$venv/.installed-from"
 want=$(cat constraints/"$series".txt constraints/upper-constraints-"$series".txt \
-       requirements.txt test-requirements.txt setup.cfg tools/constraints.py \
+       requirements.txt test-requirements.txt doc/requirements.txt setup.cfg \
+       tools/constraints.py \
        | sha256sum | cut -c1-16)
 if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
     echo "building the Heat $series venv in $venv ..." >&2
@@ -27,7 +28,7 @@ if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
     # pip's output goes to the log, shown only if an install fails.
     if ! { "${pip[@]}" --upgrade pip wheel &&
            "${pip[@]}" -c "$venv/constraints.txt" -r requirements.txt \
-               -r test-requirements.txt &&
+               -r test-requirements.txt -r doc/requirements.txt &&
            "${pip[@]}" -c "$venv/constraints.txt" --no-deps -e . \
                --config-settings editable_mode=compat; } > "$log" 2>&1; then
         grep -v '^WARNING: Location' "$log" | tail -40 >&2

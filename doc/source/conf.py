@@ -51,6 +51,9 @@ pygments_style = 'native'
 html_theme = 'openstackdocs'
 # Not a page of docs.openstack.org: no analytics tag, no OpenStack badge.
 html_theme_options = {'analytics_tracking_code': '', 'display_badge': False}
+# _static holds only generated files, so a fresh clone has no such folder.
+os.makedirs(os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                         '_static'), exist_ok=True)
 html_static_path = ['_static']
 openstackdocs_repo_name = 'heat-lifecycle-plugins/heat-lifecycle-plugins'
 openstackdocs_auto_name = False
