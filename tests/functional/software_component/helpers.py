@@ -1,8 +1,10 @@
 """Reading what a deployment delivered to its server, and signalling it."""
 
+import contextlib
 import os
 import time
 
+from heat.common import exception
 import yaml
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -49,7 +51,10 @@ def wait_for_delivery(engine, ident, action, name='deployment',
         sd = None
         if last[:2] == (action, 'IN_PROGRESS') and \
                 res['physical_resource_id']:
-            sd = software_deployment(engine, ident, name)
+            # The resource takes its id a moment before the engine stores
+            # the deployment of that id.
+            with contextlib.suppress(exception.NotFound):
+                sd = software_deployment(engine, ident, name)
         if sd and (sd['action'], sd['status']) == (action, 'IN_PROGRESS') \
                 and (previous is None or sd['config_id'] != previous['id']):
             metadata = engine.resource(server_ident or ident, server,
