@@ -36,6 +36,16 @@ LOG = logging.getLogger(__name__)
 DELIVERED_AT = 'heat_lifecycle_plugins_delivered_at'
 SIGNAL_EVENT = 'SIGNAL'
 
+
+def _deadline_schema(description):
+    return properties.Schema(
+        properties.Schema.INTEGER, description,
+        constraints=[constraints.Range(min=1)],
+        update_allowed=True,
+        support_status=support.SupportStatus(
+            support.SUPPORTED, _('Added by heat-lifecycle-plugins.')))
+
+
 # Extended, not rewritten: the private names used are in heat_internals.
 InTreeSoftwareDeployment = heat_internals.load(
     heat_internals.IN_TREE_SOFTWARE_DEPLOYMENT)
@@ -79,30 +89,22 @@ class SoftwareDeployment(InTreeSoftwareDeployment):
         deployment_signals.START_TIMEOUT, deployment_signals.RUN_TIMEOUT)
 
     properties_schema = dict(InTreeSoftwareDeployment.properties_schema, **{
-        START_TIMEOUT: properties.Schema(
-            properties.Schema.INTEGER,
-            _('Seconds the server may take to start the deployment of an '
-              'action (its first signal of any kind, progress included). '
-              'When they pass, the deployment fails with "the server never '
-              'started the deployment" and the likely causes. Unset: no '
-              'limit. Only with HEAT_SIGNAL or CFN_SIGNAL, whose signals '
-              'reach the deployment. Changing it re-runs nothing.'),
-            constraints=[constraints.Range(min=1)],
-            update_allowed=True,
-            support_status=support.SupportStatus(
-                support.SUPPORTED, _('Added by heat-lifecycle-plugins.'))),
-        RUN_TIMEOUT: properties.Schema(
-            properties.Schema.INTEGER,
-            _('Seconds the deployment of an action may take in total, from '
-              'its delivery to the final signal. When they pass, the '
-              'deployment fails with "still running after N s" and the last '
-              'progress reported (or "never started" if there was none). '
-              'Unset: no limit but the stack\'s timeout. Only with '
-              'HEAT_SIGNAL or CFN_SIGNAL. Changing it re-runs nothing.'),
-            constraints=[constraints.Range(min=1)],
-            update_allowed=True,
-            support_status=support.SupportStatus(
-                support.SUPPORTED, _('Added by heat-lifecycle-plugins.'))),
+        START_TIMEOUT: _deadline_schema(_(
+            'Seconds the server may take to start the deployment of an '
+            'action (its first signal of any kind, progress included). '
+            'When they pass, the deployment fails with "the server never '
+            'started the deployment" and the likely causes. Unset: no '
+            'limit. Only with signal_transport HEAT_SIGNAL or CFN_SIGNAL, '
+            'whose signals reach the deployment. Changing it re-runs '
+            'nothing.')),
+        RUN_TIMEOUT: _deadline_schema(_(
+            'Seconds the deployment of an action may take in total, from '
+            'its delivery to the final signal. When they pass, the '
+            'deployment fails with "still running after N s" and the last '
+            'progress reported (or "never started" if there was none). '
+            'Unset: no limit but the stack\'s timeout. Only with '
+            'signal_transport HEAT_SIGNAL or CFN_SIGNAL. Changing it re-runs '
+            'nothing.')),
     })
 
     # Not a method: EngineService.resource_signal runs a signal to a
