@@ -7,10 +7,12 @@ DIR/results.md and DIR/chain.png and prints the headline table.
 """
 
 import argparse
+import json
 import os
 import platform
 import shutil
 import signal
+import subprocess
 import sys
 import tempfile
 import time
@@ -40,7 +42,8 @@ def parse_args(argv):
                    help='chain sizes of the concurrent runs')
     p.add_argument('--rounds', type=int, help='rounds per size')
     p.add_argument('--only', nargs='+',
-                   choices=['chain', 'insert', 'external', 'feedback'],
+                   choices=['chain', 'insert', 'external', 'feedback',
+                            'signals'],
                    help='run only these benchmarks')
     p.add_argument('--results-dir', default=os.path.join(HERE, 'results'),
                    help='where results.md and chain.png go')
@@ -52,7 +55,9 @@ def parse_args(argv):
         if getattr(args, key) is not None:
             plan[key] = getattr(args, key)
     plan['only'] = set(args.only or
-                       ['chain', 'insert', 'external', 'feedback'])
+                       ['chain', 'insert', 'external', 'feedback',
+                        'signals'])
+    plan['signals'] = 1500 if args.quick else 5000
     return args, plan
 
 
@@ -71,6 +76,18 @@ def machine_section(started, load_before):
         'MariaDB) runs ours and the in-tree type side by side; rounds are '
         'interleaved ours / in-tree / floor; figures are medians.',
     ])
+
+
+def run_signals(results_dir, signals):
+    """benchmarks/signals.py in a process of its own; its results.
+
+    Its engine must start without the remedy this process's engine has.
+    """
+    subprocess.run([sys.executable, '-m', 'benchmarks.signals',
+                    '--signals', str(signals), '--results-dir', results_dir],
+                   check=True, cwd=os.path.dirname(HERE))
+    with open(os.path.join(results_dir, 'signals.json')) as f:
+        return json.load(f)
 
 
 def run(argv=None):
@@ -132,6 +149,12 @@ def run(argv=None):
         bench.cleanUp()
         if not args.workdir:
             shutil.rmtree(workdir, ignore_errors=True)
+    if 'signals' in plan['only']:
+        log('Signal load on one stack (issue 13)')
+        measured['signals'] = run_signals(args.results_dir, plan['signals'])
+        with open(os.path.join(args.results_dir, 'signals.md')) as f:
+            sections.append(('Signals to one stack, one engine worker',
+                             f.read().strip()))
     sections.insert(0, ('Targets', targets.markdown(measured)))
     sections.append(('Machine and method',
                      machine_section(started, load_before)))

@@ -74,6 +74,9 @@ def markdown(measured):
     if 'external' in measured:
         from benchmarks import external
         rows += external.targets(measured['external'])
+    if 'signals' in measured:
+        from benchmarks import signals
+        rows += signals.targets(measured['signals'])
     lines = ['| target | measured | verdict |', '|---|---|---|']
     lines += ['| %s | %s | %s |' % row for row in rows]
     return '\n'.join(lines)

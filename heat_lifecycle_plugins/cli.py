@@ -18,6 +18,7 @@ from heat_lifecycle_plugins import checks
 from heat_lifecycle_plugins import heat_internals
 from heat_lifecycle_plugins import plugin_dir_loader
 from heat_lifecycle_plugins import registry
+from heat_lifecycle_plugins import signal_path
 from heat_lifecycle_plugins import why_command
 
 LOADER_FILENAME = 'heat_lifecycle_plugins_loader.py'
@@ -118,6 +119,33 @@ def cmd_list(args):
     return 0
 
 
+def signal_path_findings(version, args):
+    """The signal path of heat.conf (and the agent's and Keystone's files).
+
+    heat.conf: --config-file, else the files heat-engine would read.
+    """
+    paths = ([args.config_file] if args.config_file else
+             cfg.find_config_files('heat', 'heat-engine'))
+    if not paths:
+        return [checks.Finding(checks.WARN, signal_path.TOPIC, (
+            'no heat.conf given (--config-file) or found: the signal path '
+            'is not diagnosed'))]
+    try:
+        heat = {}
+        for path in paths:  # later files win, as in oslo.config
+            for section, options in signal_path.read_ini(path).items():
+                heat.setdefault(section, {}).update(options)
+        agent = signal_path.agent_settings(
+            signal_path.read_ini(args.agent_config_file)
+            if args.agent_config_file else None)
+        auth_ttl = (signal_path.keystone_auth_ttl(signal_path.read_ini(
+            args.keystone_config_file)) if args.keystone_config_file
+            else None)
+    except (signal_path.ConfigFileError, ValueError) as exc:
+        return [checks.Finding(checks.FAIL, signal_path.TOPIC, exc)]
+    return signal_path.findings(version, heat, agent, auth_ttl)
+
+
 def cmd_check(args):
     try:
         version = heat_internals.heat_version()
@@ -136,6 +164,8 @@ def cmd_check(args):
             findings.append(checks.Finding(checks.FAIL, 'config', exc))
             env = None
         rows = check_winners(env) if env else []
+    if env is not None:
+        findings += signal_path_findings(version, args)
     for finding in findings:
         print(checks.render(finding))
     if env is None:
@@ -175,11 +205,17 @@ def build_parser(argv=None):
     p = sub.add_parser('list', help='list the declared resource types')
     p.set_defaults(func=cmd_list)
     p = sub.add_parser('check', help='show the Heat release found, its '
-                                     'known issues, and which class Heat '
+                                     'known issues, the signal path '
+                                     'configured and which class Heat '
                                      'uses for each of our types; non-zero '
-                                     'if not ours')
+                                     'if not ours or a setting is broken')
     p.add_argument('--config-file', help='heat.conf (default: Heat\'s '
                                          'usual search path)')
+    p.add_argument('--agent-config-file',
+                   help='the servers\' heat-lifecycle-agent configuration '
+                        '(default: the agent\'s defaults)')
+    p.add_argument('--keystone-config-file',
+                   help='keystone.conf, for [credential] auth_ttl')
     p.set_defaults(func=cmd_check)
     p = sub.add_parser(
         'why', help='explain why a stack failed: its failing resources, '

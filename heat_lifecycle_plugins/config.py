@@ -40,14 +40,33 @@ mistral_opts = [
 ]
 
 
+engine_opts = [
+    cfg.BoolOpt('forget_finished_threads', default=False,
+                help='Heat 25.0 to 27.0 only: make heat-engine drop the '
+                     'finished threads of a stack\'s thread group before it '
+                     'starts another. Those releases keep every thread a '
+                     'stack ever started and refuse the 1001st (about 1000 '
+                     'asynchronous signals and events per stack per engine '
+                     'worker; then signals, updates and deletes of the stack '
+                     'fail until heat-engine restarts). Our types\' signals '
+                     'never spend that budget; events of every type and '
+                     'signals of other types do. This changes heat-engine '
+                     'for every stack and resource type: opt-in, logged at '
+                     'start and reported by `heat-lifecycle-plugins check`. '
+                     'No effect on Heat 24.x, whose eventlet pools free '
+                     'their slots.'),
+]
+
+
 def register_opts(conf=cfg.CONF):
     conf.register_group(GROUP)
     conf.register_opts(mistral_opts, group=GROUP)
+    conf.register_opts(engine_opts, group=GROUP)
 
 
 def list_opts():
     """Entry point of the oslo.config.opts namespace."""
-    return [(GROUP, mistral_opts)]
+    return [(GROUP, mistral_opts + engine_opts)]
 
 
 register_opts()

@@ -144,7 +144,23 @@ CONTRACT = (
     Name(SD + 'handle_resume', '(self)', refers_to=('_handle_action',),
          used=SD_USE),
     Name(SD + '_build_derived_inputs', '(self, action, source)',
-         used=SD_USE + ' (overridden: adds deploy_status_aware)'),
+         refers_to=('DEPLOY_SIGNAL_ID', '_get_ec2_signed_url'),
+         used=SD_USE + ' (overridden: adds deploy_status_aware, signs '
+                       'CFN_SIGNAL URLs without expiry)'),
+    Name('heat.engine.resources.signal_responder:SignalResponder.'
+         '_get_ec2_signed_url',
+         "(self, signal_type='/signal', never_expire=False)",
+         used=SD_USE + ' (CFN_SIGNAL URLs without expiry)'),
+    Name(SD + 'validate', '(self)', used=SD_USE + ' (overridden, then '
+                                                  'called)'),
+    Name(SD + 'check_create_complete', '(self, sd)',
+         used=SD_USE + ' (overridden: deadlines, then called)'),
+    Name(SD + 'check_update_complete', '(self, sd)',
+         used=SD_USE + ' (overridden: deadlines, then called)'),
+    Name(SD + 'check_suspend_complete', '(self, sd)',
+         used=SD_USE + ' (overridden: deadlines, then called)'),
+    Name(SD + 'check_resume_complete', '(self, sd)',
+         used=SD_USE + ' (overridden: deadlines, then called)'),
     Name(SD + '_build_derived_config_params', '(self, action, source)',
          refers_to=('_build_derived_inputs',), used=SD_USE),
     Name(SD + '_server_exists', '(self, sd)',
@@ -160,6 +176,21 @@ CONTRACT = (
          used=SD_USE),
     Name(SD + '_signal_transport_none', '(self)', used=SD_USE),
     Name(SD + 'get_attribute', '(self, key, *path)', used=SD_USE),
+
+    # Signals run in the engine's RPC call, never in a thread of the
+    # stack's ThreadGroup (whose budget Heat 25.0-27.0 never frees):
+    # resource_signal starts a thread only for a callable handle_signal;
+    # ours has none and handles signals in Resource.signal's
+    # _handle_signal, which adds the SIGNAL event as Heat's does.
+    Name('heat.engine.service:EngineService.resource_signal',
+         refers_to=('handle_signal', 'signal'),
+         used=SD_USE + ' (handle_signal None: signals run in the call)'),
+    Name(RESOURCE + '.signal', '(self, details=None, need_check=True)',
+         refers_to=('_handle_signal',), used=SD_USE),
+    Name(RESOURCE + '._handle_signal', '(self, details)',
+         used=SD_USE + ' (overridden: how a signal is handled)'),
+    Name(RESOURCE + '._add_event', '(self, action, status, reason)',
+         used=SD_USE + ' (the SIGNAL event)'),
 
     # The in-tree SoftwareConfig, which our SoftwareComponent extends.
     Name(IN_TREE_SOFTWARE_CONFIG,
@@ -214,7 +245,7 @@ CONTRACT = (
     Name('heat.engine.service:ThreadGroup.add_thread',
          '(self, func, *args, **kwargs)', refers_to=('threads', '_lock'),
          since=releases.THREADS_SINCE,
-         used='forget_finished_threads (benchmarks)'),
+         used='forget_finished_threads (opt-in engine option, benchmarks)'),
 )
 
 
@@ -242,12 +273,18 @@ def _signature(obj):
 
 
 def _referenced_names(obj):
-    """Every attribute or global name the code of a function refers to."""
+    """Every name the code of a function refers to.
+
+    Attributes and globals, and names spelled as strings
+    (getattr(obj, 'name')).
+    """
     code = getattr(inspect.unwrap(obj), '__code__', None)
     names, todo = set(), [code] if code else []
     while todo:
         code = todo.pop()
         names.update(code.co_names)
+        names.update(c for c in code.co_consts
+                     if isinstance(c, str) and c.isidentifier())
         todo.extend(c for c in code.co_consts if inspect.iscode(c))
     return names
 
@@ -297,7 +334,8 @@ def declared_targets():
 # -- DB API, models and objects ----------------------------------------------
 
 DeploymentRow = collections.namedtuple(
-    'DeploymentRow', 'id action status config_id config output_values')
+    'DeploymentRow', 'id action status config_id config output_values '
+                     'status_reason updated_at')
 
 StoredStack = collections.namedtuple(
     'StoredStack', 'status status_reason current_traversal')
@@ -311,7 +349,8 @@ def software_deployment_row(context, deployment_id):
     from heat.db import api as db_api
     sd = db_api.software_deployment_get(context, deployment_id)
     return DeploymentRow(sd.id, sd.action, sd.status, sd.config_id,
-                         sd.config.config or {}, dict(sd.output_values or {}))
+                         sd.config.config or {}, dict(sd.output_values or {}),
+                         sd.status_reason, sd.updated_at)
 
 
 def update_software_deployment_where(context, deployment_id, expected,
@@ -371,17 +410,20 @@ def client_option(client, option):
 def forget_finished_threads():
     """Make heat-engine's per-stack thread groups drop finished threads.
 
-    They drop them before adding one (Heat 25.0 on; a no-op for 24.x, whose
-    eventlet groups are pools). Heat's ThreadGroup keeps every thread it
-    started and refuses a new one at 1000 per stack; this changes engine
-    behaviour for every stack of the process, so only benchmarks call it.
+    They drop them before adding one (Heat 25.0 on). Heat's ThreadGroup
+    keeps every thread it started and refuses a new one at 1000 per stack;
+    this changes engine behaviour for every stack of the process, so only
+    the opt-in option [heat_lifecycle_plugins] forget_finished_threads and
+    the benchmarks call it. Returns True if the engine forgets finished
+    threads now; False for 24.x, whose eventlet groups are pools that free
+    their slots anyway.
     """
     if heat_version() < releases.THREADS_SINCE:
-        return
+        return False
     from heat.engine import service
     original = service.ThreadGroup.add_thread
     if getattr(original, 'forgets_finished', False):
-        return
+        return True
 
     def add_thread(self, func, *args, **kwargs):
         with self._lock:
@@ -389,3 +431,4 @@ def forget_finished_threads():
         return original(self, func, *args, **kwargs)
     add_thread.forgets_finished = True
     service.ThreadGroup.add_thread = add_thread
+    return True

@@ -45,9 +45,11 @@ KNOWN_ISSUES = (
         'every event a worker dispatches spends one, so after about 1000 '
         'per stack per engine worker, signals, updates and deletes of that '
         'stack answer HTTP 500 until heat-engine restarts',
-        'raise num_engine_workers (each worker has its own budget) and '
-        'restart heat-engine before a long-lived stack with chatty '
-        'deployments reaches the limit'),
+        'nothing for our types (their signals run in the RPC call and '
+        'spend none); for the rest set [heat_lifecycle_plugins] '
+        'forget_finished_threads = true (opt-in: heat-engine then drops '
+        'finished threads, for every stack), or raise num_engine_workers '
+        'and restart heat-engine before a stack reaches the limit'),
     KnownIssue(
         'ec2authtoken-auth', (((24, 1, 1), (25, 0, 0)), ((25, 0, 1), None)),
         'since the OSSA-2025-002 fix heat-api-cfn authenticates to Keystone '

@@ -18,11 +18,29 @@ def run_cli(*args, dists=(PROBE_DIST,), timeout=120, env=None):
         env=env, capture_output=True, text=True, timeout=timeout)
 
 
-def write_heat_conf(path, plugin_dir):
+# A signal path `check` finds nothing wrong with.
+SIGNAL_PATH = """
+heat_metadata_server_url = http://cfn.example.org:8000
+heat_waitcondition_server_url = http://cfn.example.org:8000/v1/waitcondition
+
+[ec2authtoken]
+auth_type = password
+auth_url = http://keystone.example.org:5000/v3
+username = heat
+password = secret
+user_domain_name = Default
+project_name = service
+project_domain_name = Default
+endpoint_override = http://keystone.example.org:5000
+"""
+
+
+def write_heat_conf(path, plugin_dir, signal_path=SIGNAL_PATH):
     with open(path, 'w') as f:
-        f.write('[DEFAULT]\nplugin_dirs = %s\nenvironment_dir = %s\n'
-                % (plugin_dir, os.path.dirname(path)))
+        f.write('[DEFAULT]\nplugin_dirs = %s\nenvironment_dir = %s\n%s'
+                % (plugin_dir, os.path.dirname(path), signal_path))
     return path
 
 
-__all__ = ['run_cli', 'write_heat_conf', 'BROKEN_DIST', 'PROBE_DIST']
+__all__ = ['run_cli', 'write_heat_conf', 'BROKEN_DIST', 'PROBE_DIST',
+           'SIGNAL_PATH']

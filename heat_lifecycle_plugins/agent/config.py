@@ -46,6 +46,12 @@ agent_opts = [
     _opt(cfg.FloatOpt, 'hook_timeout', default=3600.0, min=1,
          help='Seconds one deployment\'s hook may run; then it is killed and '
               'the deployment signalled FAILED.'),
+    cfg.FloatOpt('heartbeat_interval', default=60.0, min=0,
+                 help='Seconds between two progress signals saying that a '
+                      'status-aware deployment\'s hook is still running (at '
+                      'most one per interval, never retried), so that Heat '
+                      'shows fresh progress and a run_timeout failure names '
+                      'it. 0: none.'),
     _opt(cfg.IntOpt, 'signal_retries', default=8, min=0,
          help='Retries of a signal that failed to connect or got a 5xx '
               'answer. A 4xx answer is reported, never retried.'),

@@ -11,6 +11,7 @@ import os
 import signal
 import subprocess
 import sys
+import time
 
 from oslo_log import log as logging
 
@@ -81,8 +82,12 @@ def _text(data):
     return (data or b'').decode('utf-8', 'replace')
 
 
-def run(path, deployment, timeout):
-    """Run the hook at `path` for `deployment`; always a HookResult."""
+def run(path, deployment, timeout, heartbeat=None, interval=0):
+    """Run the hook at `path` for `deployment`; always a HookResult.
+
+    While it runs, heartbeat(seconds running) is called every `interval`
+    seconds (none when interval is 0 or heartbeat None).
+    """
     payload = json.dumps(deployment).encode('utf-8')
     try:
         proc = subprocess.Popen(_command(path), stdin=subprocess.PIPE,
@@ -92,15 +97,31 @@ def run(path, deployment, timeout):
     except OSError as exc:
         return HookResult(NOT_RUN, reason='hook %s could not be started: %s'
                           % (path, exc))
-    try:
-        stdout, stderr = proc.communicate(payload, timeout=timeout)
-    except subprocess.TimeoutExpired:
-        _kill(proc)
-        stdout, stderr = proc.communicate()
-        return HookResult(
-            TIMED_OUT, _text(stdout), _text(stderr),
-            reason='hook %s did not finish within %s seconds and was killed'
-                   % (path, timeout))
+    started = time.monotonic()
+    deadline = started + timeout
+    beats = heartbeat is not None and interval > 0
+    next_beat = started + interval
+    while True:
+        now = time.monotonic()
+        wait = min(deadline, next_beat) - now if beats else deadline - now
+        try:
+            # Retried after a timeout without its input, which
+            # communicate() sent already; no output is lost.
+            stdout, stderr = proc.communicate(payload, timeout=max(wait, 0))
+            break
+        except subprocess.TimeoutExpired:
+            payload = None
+        now = time.monotonic()
+        if now >= deadline:
+            _kill(proc)
+            stdout, stderr = proc.communicate()
+            return HookResult(
+                TIMED_OUT, _text(stdout), _text(stderr),
+                reason='hook %s did not finish within %s seconds and was '
+                       'killed' % (path, timeout))
+        if beats and now >= next_beat:
+            heartbeat(now - started)
+            next_beat = time.monotonic() + interval
     return interpret(path, proc.returncode, _text(stdout), _text(stderr))
 
 

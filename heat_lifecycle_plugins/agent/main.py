@@ -3,9 +3,11 @@
 Run by os-refresh-config in place of heat-agents' 55-heat-config (it also
 does heat-config-notify's job). For every deployment not yet signalled:
 select the config, signal IN_PROGRESS when the deployment is status-aware,
-run the hook under a time limit, signal the result, and only then mark it
-as deployed. Every deployment that runs ends in a signal, also when nothing
-could be run.
+run the hook under a time limit (with heartbeats while it runs), keep the
+result, signal it, and only then mark it as deployed. Every deployment that
+runs ends in a signal, also when nothing could be run; a result that could
+not be delivered is sent again on the next pass without running the tool
+again.
 """
 
 import argparse
@@ -34,7 +36,8 @@ class Settings(object):
     """What one pass needs, resolved from flags, environment and config."""
 
     def __init__(self, metadata_file, deployed_dir, hooks_dirs, hook_timeout,
-                 retry, signal_timeout, max_signal_bytes):
+                 retry, signal_timeout, max_signal_bytes,
+                 heartbeat_interval=0):
         self.metadata_file = metadata_file
         self.deployed_dir = deployed_dir
         self.hooks_dirs = hooks_dirs
@@ -42,16 +45,24 @@ class Settings(object):
         self.retry = retry
         self.signal_timeout = signal_timeout
         self.max_signal_bytes = max_signal_bytes
+        self.heartbeat_interval = heartbeat_interval
 
 
-def _signaller(deployment, settings):
-    return signalling.Signaller(deployment, settings.retry,
+def _signaller(deployment, settings, retry=None):
+    return signalling.Signaller(deployment, retry or settings.retry,
                                 settings.signal_timeout)
 
 
 def run_deployment(deployment, settings, state_dir):
     """Run and signal one Deployment; True when nothing is left to do."""
     signaller = _signaller(deployment, settings)
+    kept = (state_dir.undelivered_result(deployment.id)
+            if deployment.id and not deployment.problem else None)
+    if kept is not None:
+        LOG.info('Deployment %s: its result was not delivered on an earlier '
+                 'pass; sending it again without running the tool',
+                 deployment.name)
+        return _signal_final(deployment, kept, signaller, state_dir)
     try:
         payload, problem = selection.select(deployment), None
     except deployments.BadDeployment as exc:
@@ -121,13 +132,34 @@ def _run_hook(payload, deployment, settings, signaller):
 
     LOG.info('Deployment %s: running hook %s (group %s), time limit %ss',
              name, hook, group, settings.hook_timeout)
-    result = hook_runner.run(hook, payload, settings.hook_timeout)
+    result = hook_runner.run(
+        hook, payload, settings.hook_timeout,
+        _heartbeat(deployment, group, settings, signaller),
+        settings.heartbeat_interval)
     if result.failed:
         LOG.error('Deployment %s failed with status %s: %s', name,
                   result.status_code, result.reason)
     else:
         LOG.info('Deployment %s completed', name)
     return result
+
+
+def _heartbeat(deployment, tool, settings, signaller):
+    """What to call while the hook runs, or None (not status-aware).
+
+    A heartbeat is sent once, never retried: the next one is due soon.
+    """
+    if not (deployment.status_aware and signaller.enabled):
+        return None
+    once = _signaller(deployment, settings, signalling.Retry(0, 0))
+
+    def beat(seconds):
+        error, _ = _send(once, signal_bodies.heartbeat(deployment, tool,
+                                                       seconds))
+        if error:
+            LOG.warning('Deployment %s: heartbeat not delivered: %s',
+                        deployment.name, error)
+    return beat
 
 
 def _signal_final(deployment, body, signaller, state_dir):
@@ -232,6 +264,9 @@ def _parser():
                              '$HEAT_CONFIG_HOOKS and hooks_dirs; repeatable')
     parser.add_argument('--hook-timeout', type=float,
                         help='seconds a hook may run (hook_timeout)')
+    parser.add_argument('--heartbeat-interval', type=float,
+                        help='seconds between two "still running" progress '
+                             'signals, 0 for none (heartbeat_interval)')
     parser.add_argument('--signal-retries', type=int,
                         help='retries of a signal (signal_retries)')
     parser.add_argument('--signal-backoff', type=float,
@@ -271,7 +306,10 @@ def settings_from(args, environ):
             opts.signal_backoff if args.signal_backoff is None
             else args.signal_backoff),
         signal_timeout=opts.signal_timeout,
-        max_signal_bytes=opts.max_signal_bytes)
+        max_signal_bytes=opts.max_signal_bytes,
+        heartbeat_interval=(opts.heartbeat_interval
+                            if args.heartbeat_interval is None
+                            else max(args.heartbeat_interval, 0)))
     return conf, settings
 
 

@@ -30,6 +30,15 @@ def progress(deployment, tool):
     }
 
 
+def heartbeat(deployment, tool, seconds):
+    """The IN_PROGRESS signal sent while `tool`'s hook still runs."""
+    return {
+        protocol.DEPLOY_STATUS: protocol.IN_PROGRESS,
+        protocol.DEPLOY_STATUS_REASON:
+            '%s hook still running after %d s' % (tool, seconds),
+    }
+
+
 def result(outcome, deployment):
     """The final signal for a hook_runner.HookResult."""
     scrub = deployment.redactor.text

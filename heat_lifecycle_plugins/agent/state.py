@@ -2,15 +2,21 @@
 
 `<id>.json` means "signalled" (the name heat-agents uses, so an image that
 switches from 55-heat-config keeps its history). It is written only after
-Heat accepted the final signal, so a crash before that re-runs the
-deployment on the next pass. It holds the deployment without its secrets.
-`<id>.notify.json` keeps the last signal body, for debugging.
+Heat accepted the final signal. It holds the deployment without its
+secrets. `<id>.notify.json` is the final signal body, written before it is
+sent: without `<id>.json` it is a result not delivered yet, which the next
+pass sends again instead of running the tool again. A crash before the
+tool's result was kept re-runs the deployment on the next pass.
 """
 
 import contextlib
 import fcntl
 import json
 import os
+
+from oslo_log import log as logging
+
+LOG = logging.getLogger(__name__)
 
 OLD_DEPLOYED_DIR = '/var/run/heat-config/deployed'
 
@@ -40,6 +46,20 @@ class StateDir(object):
 
     def record_signal(self, dep_id, body):
         self._write(self._file(dep_id, '.notify.json'), body, 0o600)
+
+    def undelivered_result(self, dep_id):
+        """The kept final body of a deployment not signalled yet, or None."""
+        path = self._file(dep_id, '.notify.json')
+        if self.signalled(dep_id) or not os.path.exists(path):
+            return None
+        try:
+            with open(path, encoding='utf-8') as f:
+                body = json.load(f)
+        except (OSError, ValueError) as exc:
+            LOG.warning('Deployment %s: kept result %s unreadable (%s); the '
+                        'deployment runs again', dep_id, path, exc)
+            return None
+        return body if isinstance(body, dict) else None
 
     @staticmethod
     def _write(path, data, mode):

@@ -1,11 +1,13 @@
 """What a signal means for a software deployment, and how it is stored.
 
-Heat handles HEAT_SIGNAL and CFN_SIGNAL signals concurrently, one thread per
-signal. A signal is therefore read (snapshot), interpreted (interpret) and
-then written only if the deployment is still IN_PROGRESS with the same
-derived config (store_if_in_progress, a compare-and-swap UPDATE ... WHERE):
-a progress signal can never overwrite a COMPLETE or FAILED that raced it,
-and a late signal can never complete the next action's deployment.
+Signals to our deployments run in the engine's RPC call (see
+software_deployment), several at once. A signal is therefore read
+(snapshot), interpreted (interpret) and then written only if the deployment
+is still IN_PROGRESS with the same derived config (store_if_in_progress, a
+compare-and-swap UPDATE ... WHERE): a progress signal can never overwrite a
+COMPLETE or FAILED that raced it, and a late signal can never complete the
+next action's deployment. Deadlines (expired_reason) are decided the same
+way, from a snapshot, and stored with the same compare-and-swap.
 """
 
 import collections
@@ -18,9 +20,12 @@ from heat_lifecycle_plugins import protocol
 
 LOG = logging.getLogger(__name__)
 
-# What a deployment looks like when a signal is read.
+# What a deployment looks like when a signal is read. updated_at: a naive
+# UTC datetime (Heat's column), or None.
 Snapshot = collections.namedtuple(
-    'Snapshot', 'id action status config_id outputs output_values')
+    'Snapshot', 'id action status config_id outputs output_values '
+                'status_reason updated_at',
+    defaults=('', None))
 
 # reason: the text of the SIGNAL event; values: the columns to store, or
 # None when the signal changes nothing.
@@ -30,11 +35,44 @@ MAX_SHOWN = 200
 # Heat cuts an event's reason at 255 characters: the end of stderr that a
 # failure's reason quotes stays well inside that.
 MAX_STDERR_SHOWN = 120
+# The deployment's status_reason is a TEXT column (64 KiB in MySQL, which
+# refuses more in strict mode); a reason longer than this keeps its start
+# and end around a note (4 bytes a character at most: well inside).
+MAX_REASON_CHARS = 4096
+CUT_NOTE = ' [... %d characters cut: a status reason keeps at most %d ...] '
+
+# How a progress signal's reason is stored: a deployment whose
+# status_reason starts so has heard from its server during this action.
+PROGRESS_PREFIX = 'In progress: '
+OUTPUTS_RECEIVED = 'Outputs received'
+
+# The deadline properties, as the reasons name them.
+START_TIMEOUT, RUN_TIMEOUT = 'start_timeout', 'run_timeout'
+NEVER_STARTED = (
+    'the server never started the deployment in %(limit)d s (%(name)s): no '
+    'signal arrived. Likely causes: server not booted, agent not polling, '
+    'metadata server unreachable, signals blocked')
+STILL_RUNNING = ('still running after %(limit)d s (%(name)s); last '
+                 'progress: %(progress)s at %(at)s')
 
 
 def _shown(value):
     text = repr(value)
     return text if len(text) <= MAX_SHOWN else text[:MAX_SHOWN] + '...'
+
+
+def bounded(text, limit=MAX_REASON_CHARS):
+    """`text` if it fits `limit` characters, else its start and end.
+
+    Between them a note says how much was cut.
+    """
+    text = str(text)
+    if len(text) <= limit:
+        return text
+    kept = limit - len(CUT_NOTE % (len(text), limit))
+    head, tail = kept - kept // 2, kept // 2
+    note = CUT_NOTE % (len(text) - kept, limit)
+    return text[:head] + note + text[len(text) - tail:]
 
 
 def _tail(text, said=(), limit=MAX_STDERR_SHOWN):
@@ -53,7 +91,8 @@ def snapshot(context, deployment_id):
     """The deployment's state, read through Heat's DB API."""
     sd = heat_internals.software_deployment_row(context, deployment_id)
     return Snapshot(sd.id, sd.action, sd.status, sd.config_id,
-                    sd.config.get('outputs') or [], sd.output_values)
+                    sd.config.get('outputs') or [], sd.output_values,
+                    sd.status_reason or '', sd.updated_at)
 
 
 def interpret(sd, details):
@@ -63,29 +102,40 @@ def interpret(sd, details):
             'deployment %s: signal ignored, its body must be a map of '
             'outputs and deploy_* values, not %s %s' % (
                 sd.id, type(details).__name__, _shown(details)), None)
-    details = details or {}
-    status = details.get(protocol.DEPLOY_STATUS)
-    if status is not None and status not in protocol.STATUSES:
-        return Outcome(
-            'deployment %s: signal ignored, unknown %s %s (expected one of '
-            '%s)' % (sd.id, protocol.DEPLOY_STATUS, _shown(status),
-                     ', '.join(protocol.STATUSES)), None)
     if sd.status != protocol.IN_PROGRESS:
         return Outcome(
             'deployment %s: signal ignored, the deployment is not in '
             'progress (%s %s): late, duplicate or for a previous action' % (
                 sd.id, sd.action, sd.status), None)
+    if details is None:
+        # As in-tree: no body completes (heat-api passes no body for one
+        # that is not a JSON map).
+        outcome = _final_outcome(sd, {}, None)
+        return outcome._replace(reason=outcome.reason + ' (a signal without '
+                                'a body: no outputs; heat-api drops a body '
+                                'that is not a JSON map)')
+    status = details.get(protocol.DEPLOY_STATUS)
     if status == protocol.IN_PROGRESS:
-        text = str(details.get(protocol.DEPLOY_STATUS_REASON) or
-                   'no reason given')
+        text = bounded(details.get(protocol.DEPLOY_STATUS_REASON) or
+                       'no reason given')
         return Outcome('deployment %s in progress: %s' % (sd.id, text),
-                       {'status_reason': 'In progress: %s' % text})
+                       {'status_reason': PROGRESS_PREFIX + text})
     return _final_outcome(sd, details, status)
 
 
 def _final_outcome(sd, details, status):
+    """A final signal: COMPLETE, or FAILED with the causes it carries.
+
+    An unknown deploy_status fails the deployment naming the value: the
+    agent speaks a protocol this engine does not, and guessing could
+    report success for a failure (or wait for ever).
+    """
     values = dict(sd.output_values)
     failures = []
+    if status is not None and status not in protocol.STATUSES:
+        failures.append('unknown %s %s (expected one of %s)' % (
+            protocol.DEPLOY_STATUS, _shown(status),
+            ', '.join(protocol.STATUSES)))
     if status == protocol.FAILED:
         failures.append(str(details.get(protocol.DEPLOY_STATUS_REASON) or
                             '%s FAILED without a %s' % (
@@ -110,13 +160,13 @@ def _final_outcome(sd, details, status):
         # Nothing lost on failure: the attribute is text, never None.
         values[protocol.DEPLOY_STDERR] = (
             values.get(protocol.DEPLOY_STDERR) or '')
-        reason = ', '.join(failures)
+        reason = bounded(', '.join(failures))
         return Outcome('deployment %s failed: %s' % (sd.id, reason),
                        {'output_values': values, 'status': protocol.FAILED,
                         'status_reason': reason})
     return Outcome('deployment %s succeeded' % sd.id,
                    {'output_values': values, 'status': protocol.COMPLETE,
-                    'status_reason': 'Outputs received'})
+                    'status_reason': OUTPUTS_RECEIVED})
 
 
 def store_if_in_progress(context, sd, values):
@@ -143,3 +193,55 @@ def handle(context, deployment_id, details):
     return ('deployment %s: signal ignored, the deployment left IN_PROGRESS '
             'while the signal was handled (a concurrent signal or action won)'
             % sd.id)
+
+
+# -- deadlines ---------------------------------------------------------------
+
+def _utc_text(when):
+    return when.strftime('%Y-%m-%dT%H:%M:%SZ') if when else 'an unknown time'
+
+
+def expired_reason(sd, elapsed, start_timeout=None, run_timeout=None):
+    """Why deployment `sd` must fail `elapsed` seconds after delivery, or None.
+
+    start_timeout: seconds the server may take to send its first signal
+    of any kind; run_timeout: seconds the whole deployment may take. None:
+    no such deadline.
+    """
+    if sd.status != protocol.IN_PROGRESS:
+        return None
+    started = sd.status_reason.startswith(PROGRESS_PREFIX)
+    limits = [(run_timeout, RUN_TIMEOUT)]
+    if not started:
+        limits.append((start_timeout, START_TIMEOUT))
+    expired = sorted((limit, name) for limit, name in limits
+                     if limit is not None and elapsed >= limit)
+    if not expired:
+        return None
+    limit, name = expired[0]
+    if not started:
+        return NEVER_STARTED % {'limit': limit, 'name': name}
+    return STILL_RUNNING % {
+        'limit': limit, 'name': name,
+        'progress': sd.status_reason[len(PROGRESS_PREFIX):],
+        'at': _utc_text(sd.updated_at)}
+
+
+def enforce_deadlines(context, deployment_id, elapsed, start_timeout,
+                      run_timeout):
+    """Fail the deployment if a deadline passed; the reason, or None.
+
+    None also when a signal ended the deployment first (it wins the
+    compare-and-swap; the caller's next check sees it).
+    """
+    sd = snapshot(context, deployment_id)
+    reason = expired_reason(sd, elapsed, start_timeout, run_timeout)
+    if reason is None:
+        return None
+    reason = bounded(reason)
+    if not store_if_in_progress(context, sd, {'status': protocol.FAILED,
+                                              'status_reason': reason}):
+        return None
+    LOG.info('Deployment %(id)s: %(reason)s',
+             {'id': deployment_id, 'reason': reason})
+    return reason

@@ -1,19 +1,25 @@
 """OS::Heat::SoftwareDeployment, aware of components and of progress signals.
 
-Replaces Heat's in-tree type with the same properties and attributes, and
-fixes what it gets wrong: a changed component without an UPDATE entry is
-delivered again (as CREATE) instead of being silently skipped; signals with
-deploy_status IN_PROGRESS report progress as events; COMPLETE and FAILED are
-stored with a compare-and-swap, so a racing progress signal cannot undo
-them; late, duplicate or malformed signals leave an event that says so.
+Replaces Heat's in-tree type with the same properties and attributes (and
+two deadlines more), and fixes what it gets wrong: a changed component
+without an UPDATE entry is delivered again (as CREATE) instead of being
+silently skipped; signals with deploy_status IN_PROGRESS report progress as
+events; COMPLETE and FAILED are stored with a compare-and-swap, so a racing
+progress signal cannot undo them; late, duplicate or malformed signals leave
+an event that says so; signals run in the engine's RPC call, never in a
+thread of the stack's budget; CFN_SIGNAL URLs do not expire with Keystone's
+auth_ttl; a deployment that passes a deadline fails saying which.
 """
 
+import time
 import uuid
 
 from oslo_log import log as logging
 
 from heat.common import exception
 from heat.common.i18n import _
+from heat.engine import constraints
+from heat.engine import properties
 from heat.engine import software_config_io as swc_io
 from heat.engine import support
 from heat.rpc import api as rpc_api
@@ -24,6 +30,21 @@ from heat_lifecycle_plugins.resources import component_config
 from heat_lifecycle_plugins.resources import deployment_signals
 
 LOG = logging.getLogger(__name__)
+
+# The key of the wait cookie (the dict handle_* returns) that holds when
+# the deployment of the action was stored: the deadlines count from it.
+DELIVERED_AT = 'heat_lifecycle_plugins_delivered_at'
+SIGNAL_EVENT = 'SIGNAL'
+
+
+def _deadline_schema(description):
+    return properties.Schema(
+        properties.Schema.INTEGER, description,
+        constraints=[constraints.Range(min=1)],
+        update_allowed=True,
+        support_status=support.SupportStatus(
+            support.SUPPORTED, _('Added by heat-lifecycle-plugins.')))
+
 
 # Extended, not rewritten: the private names used are in heat_internals.
 InTreeSoftwareDeployment = heat_internals.load(
@@ -52,11 +73,46 @@ class SoftwareDeployment(InTreeSoftwareDeployment):
     resource. A signal with ``deploy_status`` IN_PROGRESS keeps the
     deployment IN_PROGRESS and adds an event carrying
     ``deploy_status_reason``; FAILED fails the deployment with that reason,
-    as does a non-zero ``deploy_status_code`` or an error output; COMPLETE
-    or no ``deploy_status`` (older agents) completes it.
+    as does a non-zero ``deploy_status_code``, an error output or an
+    unknown ``deploy_status``; COMPLETE or no ``deploy_status`` (older
+    agents) completes it.
+
+    Deadlines (HEAT_SIGNAL and CFN_SIGNAL): ``start_timeout`` fails the
+    deployment when no signal of any kind arrived that many seconds after it
+    was delivered; ``run_timeout`` when it has not ended that many seconds
+    after it was delivered. The reason says which, and the last progress.
     """
 
     support_status = support.SupportStatus(version='2014.1')
+
+    DEADLINES = (START_TIMEOUT, RUN_TIMEOUT) = (
+        deployment_signals.START_TIMEOUT, deployment_signals.RUN_TIMEOUT)
+
+    properties_schema = dict(InTreeSoftwareDeployment.properties_schema, **{
+        START_TIMEOUT: _deadline_schema(_(
+            'Seconds the server may take to start the deployment of an '
+            'action (its first signal of any kind, progress included). '
+            'When they pass, the deployment fails with "the server never '
+            'started the deployment" and the likely causes. Unset: no '
+            'limit. Only with signal_transport HEAT_SIGNAL or CFN_SIGNAL, '
+            'whose signals reach the deployment. Changing it re-runs '
+            'nothing.')),
+        RUN_TIMEOUT: _deadline_schema(_(
+            'Seconds the deployment of an action may take in total, from '
+            'its delivery to the final signal. When they pass, the '
+            'deployment fails with "still running after N s" and the last '
+            'progress reported (or "never started" if there was none). '
+            'Unset: no limit but the stack\'s timeout. Only with '
+            'signal_transport HEAT_SIGNAL or CFN_SIGNAL. Changing it re-runs '
+            'nothing.')),
+    })
+
+    # Not a method: EngineService.resource_signal runs a signal to a
+    # resource without a callable handle_signal in the RPC call itself
+    # instead of a thread of the stack's ThreadGroup (Heat 25.0-27.0 never
+    # free those and refuse the 1001st). Resource.signal() calls
+    # _handle_signal below.
+    handle_signal = None
 
     SERVER_TYPE_KEY = 'server_type'
 
@@ -68,15 +124,34 @@ class SoftwareDeployment(InTreeSoftwareDeployment):
         return transport in protocol.STATUS_AWARE_TRANSPORTS
 
     def _build_derived_inputs(self, action, source):
-        inputs = [i for i in super(SoftwareDeployment,
-                                   self)._build_derived_inputs(action, source)
-                  if i.name() != protocol.DEPLOY_STATUS_AWARE]
+        inputs = [self._unexpiring(i) for i in super(
+            SoftwareDeployment, self)._build_derived_inputs(action, source)
+            if i.name() != protocol.DEPLOY_STATUS_AWARE]
         inputs.append(swc_io.InputConfig(
             name=protocol.DEPLOY_STATUS_AWARE, type=swc_io.STRING_TYPE,
             value=protocol.TRUE if self._status_aware() else protocol.FALSE,
             description=_('"true" if the server may signal progress with '
                           'deploy_status IN_PROGRESS.')))
         return inputs
+
+    def _unexpiring(self, item):
+        """The deploy_signal_id input of CFN_SIGNAL signed without expiry.
+
+        In-tree the signed URL carries a Timestamp that Keystone refuses
+        after [credential] auth_ttl minutes (default 15): a tool that runs
+        longer cannot signal its result. Without one the URL is valid while
+        the resource's keypair lives (Heat signs alarm URLs so): as long as
+        the HEAT_SIGNAL transport's password.
+        """
+        if (item.name() != protocol.DEPLOY_SIGNAL_ID or
+                self.properties[self.SIGNAL_TRANSPORT] != protocol.CFN_SIGNAL):
+            return item
+        url = self._get_ec2_signed_url(never_expire=True)
+        if url is None:
+            return item
+        values = item.as_dict()
+        values[swc_io.VALUE] = url
+        return swc_io.InputConfig(**values)
 
     def _action_to_deliver(self, action, config):
         """The deploy_action to send for this resource action, or None."""
@@ -106,7 +181,9 @@ class SoftwareDeployment(InTreeSoftwareDeployment):
         props = self._build_properties(
             self._create_derived_config(deliver, config), action)
         sd = self._store_deployment(props, prev_derived_config)
-        return None if self._signal_transport_none() else sd
+        if self._signal_transport_none():
+            return None
+        return dict(sd, **{DELIVERED_AT: time.time()})
 
     def _store_deployment(self, props, prev_derived_config):
         rpc = self.rpc_client()
@@ -127,10 +204,69 @@ class SoftwareDeployment(InTreeSoftwareDeployment):
         return sd
 
     def handle_update(self, json_snippet, tmpl_diff, prop_diff):
+        changed = set(prop_diff or ())
+        if changed and changed <= set(self.DEADLINES):
+            # A new deadline applies from the next action: nothing re-runs.
+            self.properties = json_snippet.properties(self.properties_schema,
+                                                      self.context)
+            return None
         self._content_changed = bool(
-            set(prop_diff or ()) & {self.CONFIG, self.INPUT_VALUES})
+            changed & {self.CONFIG, self.INPUT_VALUES})
         return super(SoftwareDeployment, self).handle_update(
             json_snippet, tmpl_diff, prop_diff)
+
+    def validate(self):
+        super(SoftwareDeployment, self).validate()
+        transport = self.properties[self.SIGNAL_TRANSPORT]
+        for name in self.DEADLINES:
+            if (self.properties[name] is not None and transport is not None
+                    and transport not in protocol.STATUS_AWARE_TRANSPORTS):
+                raise exception.StackValidationFailed(message=_(
+                    'Resource %(res)s: property %(name)s (%(value)s) needs '
+                    'signal_transport HEAT_SIGNAL or CFN_SIGNAL, whose '
+                    'signals reach the deployment; with %(transport)s '
+                    '%(why)s') % {
+                        'res': self.name, 'name': name,
+                        'value': self.properties[name],
+                        'transport': transport,
+                        'why': _('nothing waits for a signal')
+                        if transport == protocol.NO_SIGNAL else
+                        _('the engine polls the result and never sees the '
+                          'server start')})
+
+    # -- waiting, with deadlines --------------------------------------------
+
+    def _checked(self, sd, done):
+        """done (the in-tree check's answer), else enforce the deadlines."""
+        if done or not sd or DELIVERED_AT not in sd:
+            return done
+        reason = deployment_signals.enforce_deadlines(
+            self.context, self.resource_id, time.time() - sd[DELIVERED_AT],
+            self.properties[self.START_TIMEOUT],
+            self.properties[self.RUN_TIMEOUT])
+        if reason is not None:
+            raise exception.Error(reason)
+        return False
+
+    def check_create_complete(self, sd):
+        return self._checked(sd, super(
+            SoftwareDeployment, self).check_create_complete(sd))
+
+    def check_update_complete(self, sd):
+        return self._checked(sd, super(
+            SoftwareDeployment, self).check_update_complete(sd))
+
+    def check_suspend_complete(self, sd):
+        return self._checked(sd, super(
+            SoftwareDeployment, self).check_suspend_complete(sd))
+
+    def check_resume_complete(self, sd):
+        return self._checked(sd, super(
+            SoftwareDeployment, self).check_resume_complete(sd))
+
+    def check_delete_complete(self, sd=None):
+        return self._checked(sd, super(
+            SoftwareDeployment, self).check_delete_complete(sd))
 
     def _remember_server_type(self):
         server = self.stack.resource_by_refid(self.properties[self.SERVER])
@@ -169,7 +305,23 @@ class SoftwareDeployment(InTreeSoftwareDeployment):
         # outputs all read None on that path, failed deployments included.
         return self.get_attribute(name)
 
-    def handle_signal(self, details=None):
+    # -- signals --------------------------------------------------------------
+
+    def _handle_signal(self, details):
+        """Handle one signal and add its SIGNAL event, as Heat's does.
+
+        Bad signals are events, not errors; an error of the engine itself
+        (its database unreachable) fails the call, so the agent retries.
+        """
+        try:
+            reason = self._signal_outcome(details)
+        except Exception as exc:
+            LOG.info('signal %(name)s : %(msg)s',
+                     {'name': str(self), 'msg': exc}, exc_info=True)
+            raise exception.ResourceFailure(exc, self)
+        self._add_event(SIGNAL_EVENT, self.status, 'Signal: %s' % reason)
+
+    def _signal_outcome(self, details):
         if self.resource_id is None:
             return 'signal ignored: %s has no deployment yet' % self.name
         try:

@@ -47,6 +47,13 @@ for i in json.load(sys.stdin)['inputs']:
 echo "not json"
 exit 1
 ''',
+    # Sleeps $SLEEP seconds (its tool's run), then succeeds.
+    'sleeper': '''#!/bin/sh
+cat > /dev/null
+sleep "${SLEEP:-2}"
+echo '{"deploy_stdout": "slept", "deploy_stderr": "",
+      "deploy_status_code": 0, "result": "rested"}'
+''',
     # Prints 1.5 MB of stdout and 300 KB of stderr through its result.
     'chatty': '''#!/usr/bin/env python3
 import json, sys

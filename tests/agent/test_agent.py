@@ -250,7 +250,8 @@ def test_4xx_is_reported_not_retried(agent, receiver):
     assert len(receiver.requests) == 1
 
 
-def test_undelivered_signal_reruns_on_next_pass(agent, receiver):
+def test_undelivered_result_is_sent_on_next_pass_without_rerunning(
+        agent, receiver):
     receiver.statuses = [502, 502]
     agent.write([deployment(group='recorder',
                             deploy_signal_id=receiver.url())])
@@ -260,9 +261,65 @@ def test_undelivered_signal_reruns_on_next_pass(agent, receiver):
     assert agent.marker('dep-1') is None
     second = agent.run('--signal-retries', '1')
     assert second.returncode == 0, second.stderr
-    assert len(agent.records()) == 2  # the hook ran again
+    assert 'not delivered on an earlier pass' in second.stderr
+    assert len(agent.records()) == 1  # the hook did not run again
+    assert receiver.bodies[-1] == receiver.bodies[0]
     assert receiver.bodies[-1]['result'] == 'ok'
     assert agent.marker('dep-1') is not None
+    # Delivered: a third pass does nothing.
+    assert agent.run().returncode == 0
+    assert len(receiver.requests) == 3
+
+
+def test_an_unreadable_kept_result_runs_the_deployment_again(agent,
+                                                             receiver):
+    agent.write([deployment(group='recorder',
+                            deploy_signal_id=receiver.url())])
+    os.makedirs(agent.deployed_dir)
+    with open(os.path.join(agent.deployed_dir, 'dep-1.notify.json'),
+              'w') as f:
+        f.write('{"truncated')
+    run = agent.run()
+    assert run.returncode == 0, run.stderr
+    assert 'unreadable' in run.stderr
+    assert len(agent.records()) == 1
+    assert receiver.bodies[-1]['result'] == 'ok'
+
+
+def test_heartbeats_while_the_hook_runs(agent, receiver):
+    # The first heartbeat is refused: it is not retried and the run goes on.
+    receiver.statuses = [200, 500]
+    agent.write([deployment(group='sleeper', deploy_status_aware='true',
+                            deploy_signal_id=receiver.url())])
+    run = agent.run('--heartbeat-interval', '1',
+                    env=agent.env(SLEEP='3.5'))
+    assert run.returncode == 0, run.stderr
+    reasons = [b.get('deploy_status_reason') for b in receiver.bodies]
+    statuses = [b.get('deploy_status') for b in receiver.bodies]
+    assert statuses[0] == statuses[1] == 'IN_PROGRESS'
+    assert statuses[-1] == 'COMPLETE'
+    beats = reasons[1:-1]
+    assert 2 <= len(beats) <= 4, reasons
+    assert beats[0] == 'sleeper hook still running after 1 s'
+    assert [int(r.split()[-2]) for r in beats] == sorted(
+        int(r.split()[-2]) for r in beats)
+    assert 'heartbeat not delivered' in run.stderr
+    assert receiver.bodies[-1]['result'] == 'rested'
+
+
+def test_no_heartbeats_unless_status_aware_or_asked(agent, receiver):
+    agent.write([deployment('plain', group='sleeper',
+                            deploy_signal_id=receiver.url())])
+    assert agent.run('--heartbeat-interval', '0.5',
+                     env=agent.env(SLEEP='1.5')).returncode == 0
+    assert len(receiver.bodies) == 1
+    agent.write([deployment('aware', group='sleeper',
+                            deploy_status_aware='true',
+                            deploy_signal_id=receiver.url())])
+    assert agent.run('--heartbeat-interval', '0',
+                     env=agent.env(SLEEP='1.5')).returncode == 0
+    assert [b.get('deploy_status') for b in receiver.bodies[1:]] == [
+        'IN_PROGRESS', 'COMPLETE']
 
 
 def test_agent_killed_mid_run_reruns_the_deployment(agent, receiver):

@@ -5,6 +5,10 @@ in plugin_dirs), heat-api, heat-api-cfn, Mistral, and per DeployedServer a
 real os-collect-config running heat-lifecycle-agent. Tests drive it with
 python-heatclient as the demo user, through
 heat_lifecycle_plugins.fixtures.stacks.StackDriver.
+
+Keystone refuses a signed request 1 minute after its timestamp
+([credential] auth_ttl = 1, default 15): whatever signs with a timestamp
+fails any test that runs longer.
 """
 
 import os
@@ -17,13 +21,17 @@ EXAMPLES = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__)))), 'examples')
 
 
+KEYSTONE_OPTIONS = {'credential': {'auth_ttl': 1}}
+
+
 @pytest.fixture(scope='session')
 def cloud(tmp_path_factory):
     from heat_lifecycle_plugins.fixtures.cloud import Cloud
     if not Cloud.available():
         pytest.fail('mariadb-server and rabbitmq-server are needed: run '
                     'tools/run-tests.sh (as root), which installs them')
-    with Cloud(str(tmp_path_factory.mktemp('cloud'))) as env:
+    with Cloud(str(tmp_path_factory.mktemp('cloud')),
+               keystone_options=KEYSTONE_OPTIONS) as env:
         yield env
 
 

@@ -47,3 +47,17 @@ def test_quick_run_writes_tables_and_plot(tmp_path):
         assert f.read(8) == PNG_MAGIC
     # The headline table is printed too.
     assert '| mode | N | operation |' in run.stdout
+
+
+def test_signal_load_quick_run_writes_its_table(tmp_path):
+    results = tmp_path / 'results'
+    run = subprocess.run(
+        [sys.executable, '-m', 'benchmarks.signals', '--signals', '250',
+         '--results-dir', str(results), '--workdir', str(tmp_path / 'work')],
+        cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
+    table = (results / 'signals.md').read_text()
+    kinds = re.findall(r'^\| ([^|]+?) \| 250 \| (\d+) \|', table, re.M)
+    assert [k for k, _ in kinds][:2] == ['ours', 'in-tree'], table
+    assert dict(kinds)['ours'] == '250', table
+    assert '| ours |' in run.stdout

@@ -83,10 +83,14 @@ def test_check_prints_its_findings_then_the_types_and_nothing_else(
     series = releases.series_of(version)
     assert lines[0].startswith('ok   heat: openstack-heat %s, series %s' % (
         '.'.join(map(str, version)), series.name))
-    issues = [line.split(':')[0] for line in lines if line.startswith('warn')]
-    assert issues == ['warn %s' % i.key for i in releases.issues_of(version)]
+    topics = [line[5:].split(':')[0] for line in lines]
+    issues = [i.key for i in releases.issues_of(version)]
+    assert topics[1:len(issues) + 2] == issues + ['boundary']
     assert lines[len(issues) + 1].startswith('ok   boundary: the ')
-    assert len(lines) == len(issues) + 2 + 5  # our 4 types + the probe
+    signals = topics[len(issues) + 2:-5]  # then our 4 types + the probe
+    assert signals and set(signals) == {'signals'}
+    assert [line for line in lines if line.startswith('warn')] == [
+        line for line in lines[1:len(issues) + 1]]
 
 
 def test_check_names_a_config_file_it_cannot_read(tmp_path):

@@ -57,8 +57,12 @@ def test_old_agent_signal_completes_and_keeps_outputs():
         'deploy_stderr': None, 'deploy_status_code': 0}
 
 
-def test_no_body_completes_as_before():
-    assert ds.interpret(snapshot(), None).values['status'] == 'COMPLETE'
+def test_no_body_completes_as_before_and_says_so():
+    out = ds.interpret(snapshot(), None)
+    assert out.values['status'] == 'COMPLETE'
+    assert out.reason == (
+        'deployment sd-1 succeeded (a signal without a body: no outputs; '
+        'heat-api drops a body that is not a JSON map)')
 
 
 def test_error_output_fails():
@@ -78,10 +82,32 @@ def test_non_map_bodies_change_nothing(body, text):
     assert out.reason.endswith(text)
 
 
-def test_unknown_status_changes_nothing():
-    out = ds.interpret(snapshot(), {'deploy_status': 'in_progress'})
+def test_unknown_status_fails_naming_the_value_and_keeps_the_outputs():
+    sd = snapshot(outputs=[{'name': 'url'}])
+    out = ds.interpret(sd, {'deploy_status': 'DONE', 'url': 'http://x/',
+                            'deploy_stdout': 'ok', 'deploy_status_code': 0})
+    assert out.values['status'] == 'FAILED'
+    assert out.values['status_reason'] == (
+        "unknown deploy_status 'DONE' (expected one of IN_PROGRESS, "
+        "COMPLETE, FAILED)")
+    assert out.reason == 'deployment sd-1 failed: ' + out.values[
+        'status_reason']
+    assert out.values['output_values']['url'] == 'http://x/'
+    assert out.values['output_values']['deploy_stdout'] == 'ok'
+
+
+@pytest.mark.parametrize('status', ['in_progress', 7, ['COMPLETE'], ''])
+def test_any_unknown_status_fails(status):
+    out = ds.interpret(snapshot(), {'deploy_status': status})
+    assert out.values['status'] == 'FAILED'
+    assert out.values['status_reason'].startswith(
+        'unknown deploy_status %r' % (status,))
+
+
+def test_unknown_status_after_the_end_is_a_late_signal():
+    out = ds.interpret(snapshot('COMPLETE'), {'deploy_status': 'DONE'})
     assert out.values is None
-    assert "unknown deploy_status 'in_progress'" in out.reason
+    assert 'not in progress (CREATE COMPLETE)' in out.reason
 
 
 @pytest.mark.parametrize('status', ['COMPLETE', 'FAILED'])
@@ -131,3 +157,93 @@ def test_stderr_lines_repeating_the_reason_are_not_quoted_again():
     assert out.values['status_reason'] == (
         'tool exited 3, Deployment exited with non-zero status code: 3, '
         'stderr: disk full')
+
+
+# -- bounded columns ---------------------------------------------------------
+
+def test_a_short_text_is_kept_as_is():
+    assert ds.bounded('x' * ds.MAX_REASON_CHARS) == 'x' * ds.MAX_REASON_CHARS
+
+
+def test_a_long_text_keeps_start_and_end_and_says_how_much_was_cut():
+    text = 'START' + 'm' * 70000 + 'END'
+    short = ds.bounded(text)
+    assert len(short) <= ds.MAX_REASON_CHARS
+    assert short.startswith('START') and short.endswith('END')
+    head, note, tail = short.partition(' [... ')
+    cut = len(text) - len(head) - len(tail.partition(' ...] ')[2])
+    assert note and ('%d characters cut: a status reason keeps at most 4096'
+                     % cut) in short
+
+
+def test_a_70kb_progress_reason_is_stored_shortened():
+    out = ds.interpret(snapshot(), {'deploy_status': 'IN_PROGRESS',
+                                    'deploy_status_reason': 'r' * 70000})
+    stored = out.values['status_reason']
+    assert stored.startswith(ds.PROGRESS_PREFIX + 'rrr')
+    assert len(stored) <= len(ds.PROGRESS_PREFIX) + ds.MAX_REASON_CHARS
+    assert 'characters cut' in stored
+    assert len(stored.encode('utf-8')) < 65535
+
+
+def test_a_70kb_failure_reason_is_stored_shortened():
+    out = ds.interpret(snapshot(), {'deploy_status': 'FAILED',
+                                    'deploy_status_reason': '\u00e9' * 70000})
+    assert len(out.values['status_reason']) <= ds.MAX_REASON_CHARS
+    assert len(out.values['status_reason'].encode('utf-8')) < 65535
+
+
+def test_a_non_text_progress_reason_is_stored_as_text():
+    out = ds.interpret(snapshot(), {'deploy_status': 'IN_PROGRESS',
+                                    'deploy_status_reason': {'step': 2}})
+    assert out.values == {'status_reason': "In progress: {'step': 2}"}
+
+
+# -- deadlines ---------------------------------------------------------------
+
+def waiting(reason='Deploy data available', updated_at=None):
+    return snapshot()._replace(status_reason=reason, updated_at=updated_at)
+
+
+def test_no_deadline_no_failure():
+    assert ds.expired_reason(waiting(), 10 ** 6) is None
+
+
+def test_never_started_names_the_start_timeout_and_the_causes():
+    assert ds.expired_reason(waiting(), 9.9, start_timeout=10) is None
+    assert ds.expired_reason(waiting(), 10, start_timeout=10) == (
+        'the server never started the deployment in 10 s (start_timeout): '
+        'no signal arrived. Likely causes: server not booted, agent not '
+        'polling, metadata server unreachable, signals blocked')
+
+
+def test_a_run_timeout_without_any_signal_is_never_started_too():
+    reason = ds.expired_reason(waiting(), 30, start_timeout=60,
+                               run_timeout=30)
+    assert reason.startswith('the server never started the deployment in '
+                             '30 s (run_timeout): ')
+
+
+def test_once_started_only_the_run_timeout_counts_with_the_last_progress():
+    import datetime
+    sd = waiting('In progress: compiling', datetime.datetime(
+        2026, 11, 23, 15, 27, 3, 123))
+    assert ds.expired_reason(sd, 100, start_timeout=10) is None
+    assert ds.expired_reason(sd, 100, start_timeout=10,
+                             run_timeout=101) is None
+    assert ds.expired_reason(sd, 101, run_timeout=101) == (
+        'still running after 101 s (run_timeout); last progress: compiling '
+        'at 2026-11-23T15:27:03Z')
+
+
+@pytest.mark.parametrize('status', ['COMPLETE', 'FAILED'])
+def test_an_ended_deployment_never_expires(status):
+    sd = snapshot(status)._replace(status_reason='Outputs received')
+    assert ds.expired_reason(sd, 10 ** 6, 1, 1) is None
+
+
+def test_an_expired_reason_fits_an_event_with_its_prefix():
+    # Heat cuts an event's reason at 255 characters; the FAILED event
+    # reads "Error: resources.<name>: <reason>".
+    reason = ds.expired_reason(waiting(), 10 ** 6, start_timeout=86400)
+    assert len('Error: resources.deployment: ' + reason) <= 255

@@ -9,27 +9,13 @@ part of Keystone these tests need; Heat's FakeKeystoneClient does the rest).
 
 import pytest
 
-from heat_lifecycle_plugins.fixtures import tokens
-
-
-def token_body(ctx):
-    return tokens.token_body(
-        ctx.user_id, ctx.project_id, [
-            tokens.catalog_entry('orchestration', 'heat',
-                                 'http://127.0.0.1:8004/v1/test_tenant_id'),
-            tokens.catalog_entry('cloudformation', 'heat-cfn',
-                                 'http://127.0.0.1:8000/v1')],
-        user_name=ctx.username, project_name=ctx.project_name)
-
 
 @pytest.fixture
 def engine(engine):
     """The session's engine, driven with a context that has a catalog."""
-    from heat.common import context as heat_context  # after the harness
+    from heat_lifecycle_plugins.fixtures import inprocess_engine
     plain = engine.ctx
-    values = plain.to_dict()
-    values['auth_token_info'] = token_body(plain)
-    engine.ctx = heat_context.RequestContext.from_dict(values)
+    engine.ctx = inprocess_engine.context_with_heat_catalog(plain)
     try:
         yield engine
     finally:

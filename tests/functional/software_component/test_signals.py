@@ -74,12 +74,10 @@ def test_late_duplicate_and_progress_after_completion_change_nothing(engine):
     engine.delete(ident)
 
 
-def test_malformed_signals_and_unknown_status_change_nothing(engine):
+def test_malformed_signals_change_nothing(engine):
     ident, _, sd_id = started(engine)
     engine.signal(ident, 'deployment', ['not', 'a', 'map'])
     engine.signal(ident, 'deployment', 'just text')
-    engine.signal(ident, 'deployment', {'deploy_status': 'DONE',
-                                        'deploy_status_reason': 'hm'})
     assert state(engine, ident) == (('CREATE', 'IN_PROGRESS'),
                                     'IN_PROGRESS', 'Deploy data available')
     prefix = 'Signal: deployment %s: signal ignored, ' % sd_id
@@ -88,11 +86,27 @@ def test_malformed_signals_and_unknown_status_change_nothing(engine):
          "deploy_* values, not list ['not', 'a', 'map']"),
         ('IN_PROGRESS', prefix + 'its body must be a map of outputs and '
          "deploy_* values, not str 'just text'"),
-        ('IN_PROGRESS', prefix + "unknown deploy_status 'DONE' (expected "
-         'one of IN_PROGRESS, COMPLETE, FAILED)'),
     ]
     engine.signal(ident, 'deployment', helpers.final_signal())
     engine.wait(ident, 'CREATE')
+    engine.delete(ident)
+
+
+def test_unknown_status_fails_the_deployment_naming_the_value(engine):
+    ident, _, sd_id = started(engine)
+    engine.signal(ident, 'deployment', helpers.final_signal(
+        root_url='http://a/', deploy_status='DONE'))
+    engine.wait(ident, 'CREATE', expect='FAILED')
+    cause = ("unknown deploy_status 'DONE' (expected one of IN_PROGRESS, "
+             "COMPLETE, FAILED)")
+    assert engine.show(ident)['stack_status_reason'] == (
+        'Resource CREATE failed: Error: resources.deployment: Deployment '
+        'to server failed: ' + cause)
+    assert helpers.signal_events(engine, ident) == [
+        ('IN_PROGRESS', 'Signal: deployment %s failed: %s' % (sd_id, cause))]
+    # Nothing lost: what the signal carried is on the attributes.
+    assert helpers.software_deployment(engine, ident)['output_values'][
+        'root_url'] == 'http://a/'
     engine.delete(ident)
 
 

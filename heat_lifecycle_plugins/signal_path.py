@@ -1,0 +1,223 @@
+"""The signal path an operator configured, diagnosed from its files.
+
+`heat-lifecycle-plugins check --config-file heat.conf` reads heat.conf (and,
+when given, the agent's configuration and keystone.conf) as INI files, no
+Heat import, and gives one checks.Finding per line, each naming the setting
+to change. findings() decides from the parsed files: unit-tested on sample
+files.
+"""
+
+import configparser
+import urllib.parse
+
+from heat_lifecycle_plugins.agent import config as agent_config
+from heat_lifecycle_plugins import checks
+from heat_lifecycle_plugins import config
+from heat_lifecycle_plugins import protocol
+from heat_lifecycle_plugins import releases
+
+TOPIC = 'signals'
+# Defaults of the services' own options (tests/unit/test_signal_path.py
+# compares them with the installed Heat's and Keystone's).
+HEAT_MAX_JSON_BODY_SIZE = 1048576
+HEAT_DEFAULT_TRANSPORT = protocol.CFN_SIGNAL
+KEYSTONE_AUTH_TTL_MINUTES = 15
+PASSWORD_PLUGINS = ('password', 'v3password')
+LOOPBACK = ('localhost', '127.0.0.1', '::1')
+
+
+class ConfigFileError(Exception):
+    """A configuration file that cannot be read; the message says which."""
+
+
+def read_ini(path):
+    """{section: {option: value}} of an oslo.config file.
+
+    DEFAULT is a section like the others; option names are lower case.
+    """
+    parser = configparser.ConfigParser(
+        interpolation=None, strict=False, default_section='\0none')
+    try:
+        with open(path, encoding='utf-8') as f:
+            parser.read_file(f)
+    except (OSError, UnicodeDecodeError, configparser.Error) as exc:
+        raise ConfigFileError('%s cannot be read: %s' % (path, exc))
+    return {section: {k.lower(): v.strip() for k, v in parser[section].items()}
+            for section in parser.sections()}
+
+
+def agent_settings(sections=None):
+    """The agent's options that matter here: the file's, else defaults."""
+    values = {opt.name: opt.default for opt in agent_config.agent_opts}
+    group = (sections or {}).get(agent_config.GROUP.name, {})
+    for opt in agent_config.agent_opts:
+        if opt.name in group:
+            values[opt.name] = opt.type(group[opt.name])
+    return values
+
+
+def _get(sections, section, option, default=None):
+    return (sections.get(section) or {}).get(option) or default
+
+
+def _loopback(url):
+    try:
+        return urllib.parse.urlparse(url).hostname in LOOPBACK
+    except ValueError:
+        return False
+
+
+def ec2authtoken_findings(version, heat):
+    """heat-api-cfn's credentials to check CFN_SIGNAL signatures."""
+    keys = {issue.key for issue in releases.issues_of(version)}
+    if 'ec2authtoken-auth' not in keys:
+        return []
+    transport = _get(heat, 'DEFAULT', 'default_deployment_signal_transport',
+                     HEAT_DEFAULT_TRANSPORT)
+    # Broken default transport: FAIL; a transport templates must ask for.
+    level = checks.FAIL if transport == protocol.CFN_SIGNAL else checks.WARN
+    auth_type = _get(heat, 'ec2authtoken', 'auth_type')
+    if not auth_type:
+        return [checks.Finding(level, TOPIC, (
+            '[ec2authtoken] auth_type is not set: heat-api-cfn answers every '
+            'CFN_SIGNAL signal with HTTP 500 (MissingAuthPlugin) on this '
+            'release; set [ec2authtoken] auth_type = password, auth_url, '
+            'username, password, user_domain_name, project_name, '
+            'project_domain_name'))]
+    found = []
+    if auth_type in PASSWORD_PLUGINS:
+        missing = [name for name in ('auth_url', 'password')
+                   if not _get(heat, 'ec2authtoken', name)]
+        if not (_get(heat, 'ec2authtoken', 'username') or
+                _get(heat, 'ec2authtoken', 'user_id')):
+            missing.append('username')
+        if missing:
+            found.append(checks.Finding(level, TOPIC, (
+                '[ec2authtoken] auth_type = %s without %s: heat-api-cfn '
+                'cannot authenticate to check CFN_SIGNAL signatures; set '
+                'them in [ec2authtoken]' % (auth_type, ', '.join(missing)))))
+    endpoint = _get(heat, 'ec2authtoken', 'endpoint_override')
+    if not endpoint:
+        found.append(checks.Finding(checks.WARN, TOPIC, (
+            '[ec2authtoken] endpoint_override is not set: heat-api-cfn '
+            'posts to <the catalog\'s identity URL>/v3/ec2tokens, wrong '
+            'when that URL ends in /v3; set [ec2authtoken] '
+            'endpoint_override = Keystone\'s unversioned URL')))
+    elif endpoint.rstrip('/').rsplit('/', 1)[-1] in ('v3', 'v2.0'):
+        found.append(checks.Finding(level, TOPIC, (
+            '[ec2authtoken] endpoint_override = %s is versioned: Heat '
+            'appends /v3/ec2tokens to it; set it to Keystone\'s '
+            'unversioned URL' % endpoint)))
+    if not found:
+        found.append(checks.Finding(checks.OK, TOPIC, (
+            '[ec2authtoken] auth_type = %s, endpoint_override = %s: '
+            'heat-api-cfn can check CFN_SIGNAL signatures' % (
+                auth_type, endpoint))))
+    return found
+
+
+def server_url_findings(heat):
+    """The URLs servers are given to poll metadata and to signal."""
+    found = []
+    for option, what, suffix in (
+            ('heat_metadata_server_url', 'servers poll their metadata '
+             '(cfn collector) at', None),
+            ('heat_waitcondition_server_url', 'CFN_SIGNAL URLs and wait '
+             'conditions point at', '/waitcondition')):
+        url = _get(heat, 'DEFAULT', option)
+        if not url:
+            found.append(checks.Finding(checks.WARN, TOPIC, (
+                '[DEFAULT] %s is not set: %s the catalog\'s cloudformation '
+                'endpoint, which servers may not reach; set [DEFAULT] %s = '
+                'a heat-api-cfn URL servers reach%s' % (
+                    option, what, option,
+                    ' ending in /v1/waitcondition' if suffix else ''))))
+        elif suffix and not url.rstrip('/').endswith(suffix):
+            found.append(checks.Finding(checks.FAIL, TOPIC, (
+                '[DEFAULT] %s = %s does not end in %s: Heat makes CFN_SIGNAL '
+                'URLs by replacing %s with /signal; set it to '
+                'http://<heat-api-cfn>:8000/v1/waitcondition' % (
+                    option, url, suffix, suffix))))
+        elif _loopback(url):
+            found.append(checks.Finding(checks.WARN, TOPIC, (
+                '[DEFAULT] %s = %s is a loopback address: only servers on '
+                'this machine reach it; set [DEFAULT] %s = an address '
+                'servers reach' % (option, url, option))))
+        else:
+            found.append(checks.Finding(checks.OK, TOPIC, (
+                '[DEFAULT] %s = %s' % (option, url))))
+    return found
+
+
+def auth_ttl_finding(auth_ttl, agent):
+    """Keystone's life of a signed URL against the agent's hook time."""
+    hook_timeout = agent['hook_timeout']
+    if auth_ttl is None:
+        return checks.Finding(checks.OK, TOPIC, (
+            'Keystone [credential] auth_ttl not known (give '
+            '--keystone-config-file): our CFN_SIGNAL URLs carry no '
+            'timestamp and never expire with it'))
+    if auth_ttl * 60 >= hook_timeout:
+        return checks.Finding(checks.OK, TOPIC, (
+            'Keystone [credential] auth_ttl = %d min covers the agent\'s '
+            'hook_timeout = %d s' % (auth_ttl, hook_timeout)))
+    return checks.Finding(checks.WARN, TOPIC, (
+        'Keystone [credential] auth_ttl = %d min < the agent\'s hook_timeout '
+        '= %d s: our CFN_SIGNAL URLs carry no timestamp and are not '
+        'affected, the in-tree type\'s (and wait conditions\') are refused '
+        'after %d min; set [credential] auth_ttl >= %d in keystone.conf if '
+        'they are used' % (auth_ttl, hook_timeout, auth_ttl,
+                           -(-hook_timeout // 60))))
+
+
+def body_size_finding(heat, agent):
+    """Heat's request size limit against the agent's signal size limit."""
+    limit = int(_get(heat, 'DEFAULT', 'max_json_body_size',
+                     HEAT_MAX_JSON_BODY_SIZE))
+    signal = agent['max_signal_bytes']
+    if signal <= limit:
+        return checks.Finding(checks.OK, TOPIC, (
+            'the agent\'s max_signal_bytes = %d fits heat-api\'s '
+            'max_json_body_size = %d' % (signal, limit)))
+    return checks.Finding(checks.FAIL, TOPIC, (
+        'the agent\'s max_signal_bytes = %d > heat-api\'s max_json_body_size '
+        '= %d: a large result is refused (HTTP 400) and never delivered; '
+        'set [%s] max_signal_bytes = %d on the servers or [DEFAULT] '
+        'max_json_body_size = %d for heat-api and heat-api-cfn' % (
+            signal, limit, agent_config.GROUP.name, limit, signal)))
+
+
+def thread_budget_findings(version, heat):
+    """Whether the opt-in remedy of the engine's thread budget is set."""
+    value = _get(heat, config.GROUP.name, 'forget_finished_threads', 'false')
+    if value.lower() not in ('true', '1', 'yes', 'on'):
+        return []
+    keys = {issue.key for issue in releases.issues_of(version)}
+    if 'per-stack-thread-budget' in keys:
+        return [checks.Finding(checks.OK, TOPIC, (
+            '[%s] forget_finished_threads = true: heat-engine drops finished '
+            'threads of every stack (logged at its start)'
+            % config.GROUP.name))]
+    return [checks.Finding(checks.WARN, TOPIC, (
+        '[%s] forget_finished_threads = true has no effect on this release '
+        '(its engine frees its threads); remove it' % config.GROUP.name))]
+
+
+def findings(version, heat, agent=None, auth_ttl=None):
+    """The signal path's findings.
+
+    heat: heat.conf as read_ini() gives it; agent: agent_settings();
+    auth_ttl: Keystone's [credential] auth_ttl in minutes, or None.
+    """
+    agent = agent or agent_settings()
+    return (ec2authtoken_findings(version, heat) +
+            server_url_findings(heat) +
+            [auth_ttl_finding(auth_ttl, agent),
+             body_size_finding(heat, agent)] +
+            thread_budget_findings(version, heat))
+
+
+def keystone_auth_ttl(sections):
+    """[credential] auth_ttl of keystone.conf, in minutes."""
+    return int(_get(sections, 'credential', 'auth_ttl',
+                    KEYSTONE_AUTH_TTL_MINUTES))

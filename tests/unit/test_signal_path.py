@@ -1,0 +1,212 @@
+"""`check` diagnoses the signal path on sample heat.conf files.
+
+Each finding is one line naming the setting to change.
+"""
+
+import pytest
+
+from heat_lifecycle_plugins import checks
+from heat_lifecycle_plugins import signal_path
+from tests.plugin_env import run_cli
+from tests.plugin_env import SIGNAL_PATH
+from tests.plugin_env import write_heat_conf
+
+NEW = (27, 0, 1)        # needs [ec2authtoken] credentials, thread budget
+OLD = (24, 1, 0)        # before the OSSA-2025-002 fix, eventlet engine
+
+
+def heat_conf(tmp_path, text):
+    path = tmp_path / 'heat.conf'
+    path.write_text(text)
+    return signal_path.read_ini(str(path))
+
+
+def lines(found, levels=(checks.WARN, checks.FAIL)):
+    return [checks.render(f) for f in found if f.level in levels]
+
+
+def test_a_sound_signal_path_has_nothing_to_change(tmp_path):
+    heat = heat_conf(tmp_path, '[DEFAULT]\n' + SIGNAL_PATH)
+    found = signal_path.findings(NEW, heat)
+    assert lines(found) == []
+    assert [checks.render(f) for f in found] == [
+        'ok   signals: [ec2authtoken] auth_type = password, '
+        'endpoint_override = http://keystone.example.org:5000: heat-api-cfn '
+        'can check CFN_SIGNAL signatures',
+        'ok   signals: [DEFAULT] heat_metadata_server_url = '
+        'http://cfn.example.org:8000',
+        'ok   signals: [DEFAULT] heat_waitcondition_server_url = '
+        'http://cfn.example.org:8000/v1/waitcondition',
+        'ok   signals: Keystone [credential] auth_ttl not known (give '
+        '--keystone-config-file): our CFN_SIGNAL URLs carry no timestamp and '
+        'never expire with it',
+        'ok   signals: the agent\'s max_signal_bytes = 1048576 fits '
+        'heat-api\'s max_json_body_size = 1048576',
+    ]
+
+
+def test_no_ec2authtoken_credentials_fail_cfn_signal(tmp_path):
+    heat = heat_conf(tmp_path, '[DEFAULT]\n')
+    assert lines(signal_path.ec2authtoken_findings(NEW, heat)) == [
+        'FAIL signals: [ec2authtoken] auth_type is not set: heat-api-cfn '
+        'answers every CFN_SIGNAL signal with HTTP 500 (MissingAuthPlugin) '
+        'on this release; set [ec2authtoken] auth_type = password, auth_url, '
+        'username, password, user_domain_name, project_name, '
+        'project_domain_name']
+    # A release before the fix asks Keystone without credentials.
+    assert signal_path.ec2authtoken_findings(OLD, heat) == []
+
+
+def test_missing_credentials_only_warn_when_cfn_is_not_the_default(
+        tmp_path):
+    heat = heat_conf(tmp_path, '[DEFAULT]\n'
+                     'default_deployment_signal_transport = HEAT_SIGNAL\n')
+    [found] = signal_path.ec2authtoken_findings(NEW, heat)
+    assert found.level == checks.WARN
+
+
+def test_password_auth_without_its_options_names_them(tmp_path):
+    heat = heat_conf(tmp_path, '[ec2authtoken]\nauth_type = password\n'
+                     'endpoint_override = http://ks:5000\n')
+    assert lines(signal_path.ec2authtoken_findings(NEW, heat)) == [
+        'FAIL signals: [ec2authtoken] auth_type = password without auth_url, '
+        'password, username: heat-api-cfn cannot authenticate to check '
+        'CFN_SIGNAL signatures; set them in [ec2authtoken]']
+
+
+@pytest.mark.parametrize('endpoint, expected', [
+    (None, 'warn signals: [ec2authtoken] endpoint_override is not set: '
+           'heat-api-cfn posts to <the catalog\'s identity URL>/v3/ec2tokens, '
+           'wrong when that URL ends in /v3; set [ec2authtoken] '
+           'endpoint_override = Keystone\'s unversioned URL'),
+    ('http://ks:5000/v3/', 'FAIL signals: [ec2authtoken] endpoint_override = '
+                           'http://ks:5000/v3/ is versioned: Heat appends '
+                           '/v3/ec2tokens to it; set it to Keystone\'s '
+                           'unversioned URL'),
+])
+def test_endpoint_override_must_be_set_and_unversioned(tmp_path, endpoint,
+                                                       expected):
+    text = ('[ec2authtoken]\nauth_type = password\nauth_url = http://ks/v3\n'
+            'username = heat\npassword = x\n')
+    if endpoint:
+        text += 'endpoint_override = %s\n' % endpoint
+    heat = heat_conf(tmp_path, text)
+    assert lines(signal_path.ec2authtoken_findings(NEW, heat)) == [expected]
+
+
+def test_server_urls_unset_loopback_or_misshapen(tmp_path):
+    assert lines(signal_path.server_url_findings(
+        heat_conf(tmp_path, '[DEFAULT]\n'))) == [
+        'warn signals: [DEFAULT] heat_metadata_server_url is not set: '
+        'servers poll their metadata (cfn collector) at the catalog\'s '
+        'cloudformation endpoint, which servers may not reach; set '
+        '[DEFAULT] heat_metadata_server_url = a heat-api-cfn URL servers '
+        'reach',
+        'warn signals: [DEFAULT] heat_waitcondition_server_url is not set: '
+        'CFN_SIGNAL URLs and wait conditions point at the catalog\'s '
+        'cloudformation endpoint, which servers may not reach; set '
+        '[DEFAULT] heat_waitcondition_server_url = a heat-api-cfn URL '
+        'servers reach ending in /v1/waitcondition']
+    assert lines(signal_path.server_url_findings(heat_conf(
+        tmp_path, '[DEFAULT]\n'
+        'heat_metadata_server_url = http://127.0.0.1:8000\n'
+        'heat_waitcondition_server_url = http://cfn:8000/v1/\n'))) == [
+        'warn signals: [DEFAULT] heat_metadata_server_url = '
+        'http://127.0.0.1:8000 is a loopback address: only servers on this '
+        'machine reach it; set [DEFAULT] heat_metadata_server_url = an '
+        'address servers reach',
+        'FAIL signals: [DEFAULT] heat_waitcondition_server_url = '
+        'http://cfn:8000/v1/ does not end in /waitcondition: Heat makes '
+        'CFN_SIGNAL URLs by replacing /waitcondition with /signal; set it to '
+        'http://<heat-api-cfn>:8000/v1/waitcondition']
+
+
+def test_auth_ttl_against_the_agent_hook_timeout():
+    agent = signal_path.agent_settings()
+    assert checks.render(signal_path.auth_ttl_finding(15, agent)) == (
+        'warn signals: Keystone [credential] auth_ttl = 15 min < the agent\'s '
+        'hook_timeout = 3600 s: our CFN_SIGNAL URLs carry no timestamp and '
+        'are not affected, the in-tree type\'s (and wait conditions\') are '
+        'refused after 15 min; set [credential] auth_ttl >= 60 in '
+        'keystone.conf if they are used')
+    assert signal_path.auth_ttl_finding(60, agent).level == checks.OK
+
+
+def test_agent_signal_limit_over_heats_request_limit(tmp_path):
+    agent = signal_path.agent_settings({'heat_lifecycle_agent': {
+        'max_signal_bytes': '2097152', 'hook_timeout': '600'}})
+    assert agent['hook_timeout'] == 600.0
+    heat = heat_conf(tmp_path, '[DEFAULT]\n')
+    assert checks.render(signal_path.body_size_finding(heat, agent)) == (
+        'FAIL signals: the agent\'s max_signal_bytes = 2097152 > heat-api\'s '
+        'max_json_body_size = 1048576: a large result is refused (HTTP 400) '
+        'and never delivered; set [heat_lifecycle_agent] max_signal_bytes = '
+        '1048576 on the servers or [DEFAULT] max_json_body_size = 2097152 '
+        'for heat-api and heat-api-cfn')
+    heat = heat_conf(tmp_path, '[DEFAULT]\nmax_json_body_size = 4194304\n')
+    assert signal_path.body_size_finding(heat, agent).level == checks.OK
+
+
+def test_the_thread_budget_remedy_is_reported_where_it_acts(tmp_path):
+    heat = heat_conf(tmp_path, '[heat_lifecycle_plugins]\n'
+                     'forget_finished_threads = True\n')
+    assert [checks.render(f) for f in signal_path.thread_budget_findings(
+        NEW, heat)] == [
+        'ok   signals: [heat_lifecycle_plugins] forget_finished_threads = '
+        'true: heat-engine drops finished threads of every stack (logged at '
+        'its start)']
+    assert lines(signal_path.thread_budget_findings(OLD, heat)) == [
+        'warn signals: [heat_lifecycle_plugins] forget_finished_threads = '
+        'true has no effect on this release (its engine frees its threads); '
+        'remove it']
+    assert signal_path.thread_budget_findings(
+        NEW, heat_conf(tmp_path, '[DEFAULT]\n')) == []
+
+
+def test_the_defaults_are_the_services_own():
+    from heat.common import config as heat_config
+    from heat.common import wsgi
+    assert signal_path.HEAT_MAX_JSON_BODY_SIZE == wsgi.json_size_opt.default
+    opts = heat_config.service_opts + heat_config.engine_opts
+    [transport] = [o for o in opts
+                   if o.name == 'default_deployment_signal_transport']
+    assert signal_path.HEAT_DEFAULT_TRANSPORT == transport.default
+    keystone_credential = pytest.importorskip('keystone.conf.credential')
+    assert signal_path.KEYSTONE_AUTH_TTL_MINUTES == (
+        keystone_credential.auth_ttl.default)
+
+
+def test_check_command_fails_on_a_broken_signal_path(tmp_path):
+    plugin_dir = str(tmp_path / 'plugins')
+    run_cli('install-loader', '--plugin-dir', plugin_dir)
+    conf = write_heat_conf(str(tmp_path / 'heat.conf'), plugin_dir,
+                           signal_path='')
+    agent_conf = tmp_path / 'agent.conf'
+    agent_conf.write_text('[heat_lifecycle_agent]\nhook_timeout = 7200\n')
+    keystone_conf = tmp_path / 'keystone.conf'
+    keystone_conf.write_text('[credential]\nauth_ttl = 1\n')
+    checked = run_cli('check', '--config-file', conf,
+                      '--agent-config-file', str(agent_conf),
+                      '--keystone-config-file', str(keystone_conf))
+    assert checked.returncode == 1
+    out = checked.stdout.splitlines()
+    assert ('warn signals: Keystone [credential] auth_ttl = 1 min < the '
+            'agent\'s hook_timeout = 7200 s: our CFN_SIGNAL URLs carry no '
+            'timestamp and are not affected, the in-tree type\'s (and wait '
+            'conditions\') are refused after 1 min; set [credential] '
+            'auth_ttl >= 120 in keystone.conf if they are used') in out
+    assert any(line.startswith('FAIL signals: [ec2authtoken] auth_type is '
+                               'not set') for line in out)
+    assert 'ok   Test::Lifecycle::Probe' in checked.stdout
+
+
+def test_check_names_an_agent_file_it_cannot_read(tmp_path):
+    plugin_dir = str(tmp_path / 'plugins')
+    run_cli('install-loader', '--plugin-dir', plugin_dir)
+    conf = write_heat_conf(str(tmp_path / 'heat.conf'), plugin_dir)
+    missing = str(tmp_path / 'agent.conf')
+    checked = run_cli('check', '--config-file', conf,
+                      '--agent-config-file', missing)
+    assert checked.returncode == 1
+    assert ('FAIL signals: %s cannot be read: [Errno 2] No such file or '
+            'directory: %r' % (missing, missing)) in checked.stdout
