@@ -17,6 +17,7 @@ import pytest
 
 from heat_lifecycle_plugins import config
 from heat_lifecycle_plugins.fixtures.mistral import Mistral
+from heat_lifecycle_plugins.fixtures import tokens
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__)))))
@@ -110,16 +111,26 @@ def mistral(tmp_path_factory):
         yield server
 
 
+def use_mistral(engine, mistral):
+    """Make the engine's requests find `mistral` in their Keystone catalog.
+
+    As a cloud's requests do (a token whose catalog lists workflowv2); the
+    test Mistral runs without auth, so the token is never checked.
+    """
+    engine.use_catalog([tokens.catalog_entry('workflowv2', 'mistral',
+                                             mistral.url)])
+
+
 @pytest.fixture
 def heat(engine, mistral):
     """The session's engine, its resources talking to `mistral`."""
-    options = dict(mistral_endpoint=mistral.url, mistral_auth_type='none',
-                   mistral_poll_interval=0.1, mistral_request_retries=1)
-    for name, value in options.items():
-        cfg.CONF.set_override(name, value, group=config.GROUP.name)
+    cfg.CONF.set_override('mistral_request_retries', 1,
+                          group=config.GROUP.name)
+    use_mistral(engine, mistral)
     yield engine
-    for name in options:
-        cfg.CONF.clear_override(name, group=config.GROUP.name)
+    engine.use_catalog(None)
+    cfg.CONF.clear_override('mistral_request_retries',
+                            group=config.GROUP.name)
 
 
 def wait_for(predicate, what, timeout=30):
