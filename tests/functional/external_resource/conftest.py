@@ -93,6 +93,63 @@ echo_bad_id:
   tasks:
     done:
       action: std.noop
+
+create_after_wait:
+  input: %(input)s
+  output:
+    resource_id: <%% $.resource_id %%>
+  tasks:
+    post:
+      # Mistral keeps a task's wait-before in its database: the task runs
+      # after a restart of Mistral.
+      wait-before: <%% env().wait %%>
+      action: std.http
+      input:
+        url: <%% $.store + '/things' %%>
+        method: POST
+        json: {state: made-after-wait}
+      publish:
+        resource_id: <%% task().result.content.id %%>
+
+create_big:
+  input: %(input)s
+  output:
+    resource_id: <%% $.resource_id %%>
+    blob: <%% range(env().tens).select('0123456789').join('') %%>
+  tasks:
+    post:
+      action: std.http
+      input:
+        url: <%% $.store + '/things' %%>
+        method: POST
+        json: {state: big}
+      publish:
+        resource_id: <%% task().result.content.id %%>
+
+replace_if_shrinks:
+  input: %(input)s
+  output:
+    replace: <%% $.size < env().heat_extresource_previous_input.size %%>
+    seen_env: <%% env() %%>
+  tasks:
+    decide:
+      action: std.noop
+
+refuse_to_create:
+  input: %(input)s
+  tasks:
+    refuse:
+      action: std.fail
+      input:
+        error_data: quota of things exceeded
+
+replace_maybe:
+  input: %(input)s
+  output:
+    replace: maybe
+  tasks:
+    decide:
+      action: std.noop
 """ % {'input': _INPUT}
 
 
