@@ -12,6 +12,7 @@ import pytest
 
 from heat_lifecycle_plugins.fixtures import process
 from heat_lifecycle_plugins.fixtures import tokens
+from heat_lifecycle_plugins import heat_internals
 from heat_lifecycle_plugins import mistral_client
 
 
@@ -58,9 +59,11 @@ def test_no_mistral_in_the_catalog_is_a_clear_error(engine):
                                         'http://127.0.0.1:1/v1'))
     with pytest.raises(mistral_client.MistralError) as error:
         mistral_client.MistralClient(ctx)
+    # Heat's default interface: public (publicURL before Heat 25).
+    interface = heat_internals.client_option('mistral', 'endpoint_type')
     assert str(error.value) == (
         'the Keystone catalog has no Mistral (workflowv2) endpoint with '
-        'interface public: Mistral is not available in this cloud')
+        'interface %s: Mistral is not available in this cloud' % interface)
 
 
 def test_tls_options_of_clients_mistral_are_used(engine, clients_mistral,
