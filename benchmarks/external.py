@@ -69,32 +69,16 @@ version: '2.0'
 """
 
 
-class DelayServer(object):
-    """HTTP on 127.0.0.1 answering GET /?seconds=S after S seconds."""
+class LocalServer(object):
+    """A threaded HTTP server on a free 127.0.0.1 port, in this process."""
 
-    def __init__(self):
-        class Handler(http.server.BaseHTTPRequestHandler):
-            def log_message(self, *args):
-                pass
-
-            def do_GET(self):
-                query = urllib.parse.parse_qs(
-                    urllib.parse.urlsplit(self.path).query)
-                time.sleep(float(query['seconds'][0]))
-                self.send_response(200)
-                self.send_header('Content-Length', '2')
-                self.end_headers()
-                self.wfile.write(b'{}')
-
+    def __init__(self, handler):
         self.server = http.server.ThreadingHTTPServer(('127.0.0.1', 0),
-                                                      Handler)
+                                                      handler)
         self.server.daemon_threads = True
+        self.port = self.server.server_address[1]
         self.thread = threading.Thread(target=self.server.serve_forever,
                                        daemon=True)
-
-    def url(self, seconds):
-        return 'http://127.0.0.1:%d/?seconds=%s' % (
-            self.server.server_address[1], seconds)
 
     def start(self):
         self.thread.start()
@@ -105,11 +89,36 @@ class DelayServer(object):
         self.server.server_close()
 
 
+class _Quiet(http.server.BaseHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+class DelayServer(LocalServer):
+    """Answers GET /?seconds=S after S seconds."""
+
+    def __init__(self):
+        class Handler(_Quiet):
+            def do_GET(self):
+                query = urllib.parse.parse_qs(
+                    urllib.parse.urlsplit(self.path).query)
+                time.sleep(float(query['seconds'][0]))
+                self.send_response(200)
+                self.send_header('Content-Length', '2')
+                self.end_headers()
+                self.wfile.write(b'{}')
+
+        super(DelayServer, self).__init__(Handler)
+
+    def url(self, seconds):
+        return 'http://127.0.0.1:%d/?seconds=%s' % (self.port, seconds)
+
+
 WRITE = re.compile(r'^\s*(INSERT\s+INTO|UPDATE|DELETE\s+FROM)\s+`?(\w+)`?',
                    re.IGNORECASE)
 
 
-class CountingProxy(object):
+class CountingProxy(LocalServer):
     """HTTP proxy on 127.0.0.1 to one upstream; counts requests."""
 
     def __init__(self, upstream_url):
@@ -121,11 +130,8 @@ class CountingProxy(object):
         self.lock = threading.Lock()
         proxy = self
 
-        class Handler(http.server.BaseHTTPRequestHandler):
+        class Handler(_Quiet):
             protocol_version = 'HTTP/1.1'
-
-            def log_message(self, *args):
-                pass
 
             def _forward(self):
                 length = int(self.headers.get('Content-Length') or 0)
@@ -156,21 +162,8 @@ class CountingProxy(object):
 
             do_GET = do_POST = do_PUT = do_DELETE = _forward
 
-        self.server = http.server.ThreadingHTTPServer(('127.0.0.1', 0),
-                                                      Handler)
-        self.server.daemon_threads = True
-        self.url = 'http://127.0.0.1:%d%s' % (self.server.server_address[1],
-                                              self.prefix)
-        self.thread = threading.Thread(target=self.server.serve_forever,
-                                       daemon=True)
-
-    def start(self):
-        self.thread.start()
-        return self
-
-    def stop(self):
-        self.server.shutdown()
-        self.server.server_close()
+        super(CountingProxy, self).__init__(Handler)
+        self.url = 'http://127.0.0.1:%d%s' % (self.port, self.prefix)
 
     def take(self):
         """The calls and poll interval seen since the last take().

@@ -179,15 +179,29 @@ def use_mistral(engine, mistral):
 
 
 @pytest.fixture
-def heat(engine, mistral):
+def options():
+    """set_options(name=value, ..., group=...) for one test.
+
+    The group is [heat_lifecycle_plugins] unless named.
+    """
+    overridden = []
+
+    def set_options(group=config.GROUP.name, **values):
+        for name, value in values.items():
+            cfg.CONF.set_override(name, value, group=group)
+            overridden.append((name, group))
+    yield set_options
+    for name, group in overridden:
+        cfg.CONF.clear_override(name, group=group)
+
+
+@pytest.fixture
+def heat(engine, mistral, options):
     """The session's engine, its resources talking to `mistral`."""
-    cfg.CONF.set_override('mistral_request_retries', 1,
-                          group=config.GROUP.name)
+    options(mistral_request_retries=1)
     use_mistral(engine, mistral)
     yield engine
     engine.use_catalog(None)
-    cfg.CONF.clear_override('mistral_request_retries',
-                            group=config.GROUP.name)
 
 
 def wait_for(predicate, what, timeout=30):
@@ -206,20 +220,34 @@ def executions_of(mistral, workflow):
             if e.workflow_name == workflow]
 
 
-# A CREATE workflow that makes a thing, then sleeps `sleep` seconds.
-SLOW_CREATE = '''
+def create_template(workflow, env_name, env_default=None, update=None):
+    """A stack of one thing: CREATE `workflow`, DELETE thing_delete.
+
+    The CREATE execution's env holds `env_name`, a number parameter (with
+    `env_default`, if any); `update`: an UPDATE workflow. Output: blob.
+    """
+    default = '' if env_default is None else ', default: %s' % env_default
+    update = '\n        UPDATE: {workflow: %s}' % update if update else ''
+    return '''
 heat_template_version: 2016-10-14
 parameters:
   store: {type: string}
-  sleep: {type: number, default: 120}
+  %(env)s: {type: number%(default)s}
 resources:
   thing:
     type: OS::Mistral::ExternalResource
     properties:
       actions:
         CREATE:
-          workflow: create_slowly
-          params: {env: {sleep: {get_param: sleep}}}
+          workflow: %(workflow)s
+          params: {env: {%(env)s: {get_param: %(env)s}}}%(update)s
         DELETE: {workflow: thing_delete}
       input: {store: {get_param: store}}
-'''
+outputs:
+  blob: {value: {get_attr: [thing, output, blob]}}
+''' % {'env': env_name, 'default': default, 'workflow': workflow,
+       'update': update}
+
+
+# A CREATE workflow that makes a thing, then sleeps `sleep` seconds.
+SLOW_CREATE = create_template('create_slowly', 'sleep', env_default=120)

@@ -7,7 +7,6 @@ interface `[clients_mistral] endpoint_type` names; TLS options of
 """
 
 from heat.common import context
-from oslo_config import cfg
 import pytest
 
 from heat_lifecycle_plugins.fixtures import process
@@ -31,23 +30,11 @@ def _entry(url, interface):
     return entry
 
 
-@pytest.fixture
-def clients_mistral():
-    names = []
-
-    def set_option(name, value):
-        cfg.CONF.set_override(name, value, group='clients_mistral')
-        names.append(name)
-    yield set_option
-    for name in names:
-        cfg.CONF.clear_override(name, group='clients_mistral')
-
-
 def test_the_catalog_endpoint_of_the_configured_interface(
-        engine, mistral, clients_mistral):
+        engine, mistral, options):
     unused = 'http://127.0.0.1:%d/v2' % process.free_port()
     ctx = _context(_entry(unused, 'public'), _entry(mistral.url, 'internal'))
-    clients_mistral('endpoint_type', 'internal')
+    options(group='clients_mistral', endpoint_type='internal')
     client = mistral_client.MistralClient(ctx)
     assert client.endpoint == mistral.url
     assert client.workflow_exists('thing_create')
@@ -66,13 +53,12 @@ def test_no_mistral_in_the_catalog_is_a_clear_error(engine):
         'interface %s: Mistral is not available in this cloud' % interface)
 
 
-def test_tls_options_of_clients_mistral_are_used(engine, clients_mistral,
-                                                 tmp_path):
+def test_tls_options_of_clients_mistral_are_used(engine, options, tmp_path):
     # mistralclient checks the CA file of an https endpoint when the client
     # is made: a missing one shows that [clients_mistral] ca_file is used.
     ctx = _context(tokens.catalog_entry('workflowv2', 'mistral',
                                         'https://127.0.0.1:1/v2'))
-    clients_mistral('ca_file', str(tmp_path / 'no-such-ca.pem'))
+    options(group='clients_mistral', ca_file=str(tmp_path / 'no-such-ca.pem'))
     with pytest.raises(mistral_client.MistralError) as error:
         mistral_client.MistralClient(ctx)
     assert str(error.value).startswith(

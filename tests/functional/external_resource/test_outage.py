@@ -9,33 +9,17 @@ was silent, and the next update or delete takes the execution's result in
 (or cancels it): no thing is left behind.
 """
 
-from oslo_config import cfg
 import pytest
 
-from heat_lifecycle_plugins import config
 from heat_lifecycle_plugins.fixtures import faults
 from heat_lifecycle_plugins.fixtures.mistral import Mistral
+from tests.functional.external_resource.conftest import create_template
 from tests.functional.external_resource.conftest import executions_of
 from tests.functional.external_resource.conftest import register_workflows
 from tests.functional.external_resource.conftest import use_mistral
 from tests.functional.external_resource.conftest import wait_for
 
-WAITING = '''
-heat_template_version: 2016-10-14
-parameters:
-  store: {type: string}
-  wait: {type: number}
-resources:
-  thing:
-    type: OS::Mistral::ExternalResource
-    properties:
-      actions:
-        CREATE:
-          workflow: create_after_wait
-          params: {env: {wait: {get_param: wait}}}
-        DELETE: {workflow: thing_delete}
-      input: {store: {get_param: store}}
-'''
+WAITING = create_template('create_after_wait', 'wait')
 
 
 @pytest.fixture(scope='module')
@@ -50,15 +34,6 @@ def restartable(tmp_path_factory):
 def heat_on(heat, restartable):
     use_mistral(heat, restartable)
     yield heat
-
-
-@pytest.fixture
-def grace():
-    def set_grace(seconds):
-        cfg.CONF.set_override('mistral_outage_grace', seconds,
-                              group=config.GROUP.name)
-    yield set_grace
-    cfg.CONF.clear_override('mistral_outage_grace', group=config.GROUP.name)
 
 
 def _waiting_execution(mistral, known):
@@ -89,8 +64,8 @@ def _made_by(thing_store):
 
 
 def test_an_outage_shorter_than_the_grace_is_ridden_through(
-        heat_on, restartable, thing_store, grace):
-    grace(60)
+        heat_on, restartable, thing_store, options):
+    options(mistral_outage_grace=60)
     known = _known(restartable)
     ident = heat_on.create(WAITING, params={'store': thing_store.url,
                                             'wait': 8}, wait=False)
@@ -131,8 +106,8 @@ def _fail_beyond_grace(heat, mistral, thing_store, wait):
 
 
 def test_beyond_the_grace_fails_and_an_update_recovers(
-        heat_on, restartable, thing_store, grace):
-    grace(2)
+        heat_on, restartable, thing_store, options):
+    options(mistral_outage_grace=2)
     before = _made_by(thing_store)
     ident, execution = _fail_beyond_grace(heat_on, restartable, thing_store,
                                           wait=10)
@@ -153,8 +128,8 @@ def test_beyond_the_grace_fails_and_an_update_recovers(
 
 
 def test_beyond_the_grace_fails_and_a_delete_recovers(
-        heat_on, restartable, thing_store, grace):
-    grace(2)
+        heat_on, restartable, thing_store, options):
+    options(mistral_outage_grace=2)
     before = _made_by(thing_store)
     ident, execution = _fail_beyond_grace(heat_on, restartable, thing_store,
                                           wait=30)

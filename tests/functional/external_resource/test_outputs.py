@@ -8,43 +8,13 @@ DELETE cleans up.
 """
 
 from heat.db import api as db_api
-from oslo_config import cfg
 from oslo_serialization import jsonutils
-import pytest
 import sqlalchemy
 
-from heat_lifecycle_plugins import config
+from tests.functional.external_resource.conftest import create_template
 from tests.functional.external_resource.conftest import executions_of
 
-BIG = '''
-heat_template_version: 2016-10-14
-parameters:
-  store: {type: string}
-  tens: {type: number}
-resources:
-  thing:
-    type: OS::Mistral::ExternalResource
-    properties:
-      actions:
-        CREATE:
-          workflow: create_big
-          params: {env: {tens: {get_param: tens}}}
-        UPDATE: {workflow: echo_update}
-        DELETE: {workflow: thing_delete}
-      input: {store: {get_param: store}}
-outputs:
-  blob: {value: {get_attr: [thing, output, blob]}}
-'''
-
-
-@pytest.fixture
-def output_limit():
-    def set_limit(limit):
-        cfg.CONF.set_override('mistral_max_output_bytes', limit,
-                              group=config.GROUP.name)
-    yield set_limit
-    cfg.CONF.clear_override('mistral_max_output_bytes',
-                            group=config.GROUP.name)
+BIG = create_template('create_big', 'tens', update='echo_update')
 
 
 def _longest_resource_data(ident, heat):
@@ -83,8 +53,8 @@ def test_outputs_over_a_data_value_are_kept_whole(heat, mistral,
 
 
 def test_outputs_over_the_limit_fail_naming_size_and_limit(
-        heat, mistral, thing_store, output_limit):
-    output_limit(100000)
+        heat, mistral, thing_store, options):
+    options(mistral_max_output_bytes=100000)
     ident = heat.create(BIG, params={'store': thing_store.url,
                                      'tens': 20000}, expect='FAILED')
     execution = executions_of(mistral, 'create_big')[-1]
