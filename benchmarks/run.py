@@ -24,9 +24,11 @@ from benchmarks import targets
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 FULL = dict(sizes=[10, 100, 500], concurrent_sizes=[10, 100], rounds=3,
-            insert_n=50, insert_rounds=3, external_rounds=4)
+            insert_n=50, insert_rounds=3, external_rounds=8,
+            external_long=60)
 QUICK = dict(sizes=[10], concurrent_sizes=[10], rounds=1, insert_n=10,
-             insert_rounds=1, external_rounds=1)
+             insert_rounds=1, external_rounds=1,
+             external_long=5)
 
 
 def parse_args(argv):
@@ -135,7 +137,8 @@ def run(argv=None):
         if 'external' in plan['only']:
             from benchmarks import external
             log('ExternalResource against a real Mistral (item 5)')
-            ext = external.run(bench, plan['external_rounds'], workdir, log)
+            ext = external.run(bench, plan['external_rounds'], workdir, log,
+                               long_seconds=plan['external_long'])
             measured['external'] = ext
             sections.append(('ExternalResource on a real Mistral',
                              external.markdown(ext)))

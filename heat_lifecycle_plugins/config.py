@@ -14,29 +14,40 @@ GROUP = cfg.OptGroup(
     help='Options of the heat-lifecycle-plugins resource types.')
 
 mistral_opts = [
-    cfg.URIOpt('mistral_endpoint',
-               help='Mistral v2 API URL, e.g. http://127.0.0.1:8989/v2. '
-                    'Unset: the workflowv2 endpoint of the Keystone '
-                    'catalog.'),
-    cfg.StrOpt('mistral_auth_type', default='keystone',
-               choices=[('keystone', 'Authenticate with the request '
-                                     'context (the normal cloud case).'),
-                        ('none', 'No authentication, for Mistral run '
-                                 'with auth_enable = False.')],
-               help='How OS::Mistral::ExternalResource authenticates to '
-                    'Mistral.'),
-    cfg.FloatOpt('mistral_poll_interval', default=1.0, min=0.05,
-                 help='Seconds between two polls of a running Mistral '
-                      'execution. Heat checks a resource about once a '
-                      'second; shorter intervals poll several times within '
-                      'one check, 2 s or more make Heat wait that long.'),
+    cfg.FloatOpt('mistral_poll_interval', default=3.0, min=0.05,
+                 help='Longest time in seconds between two polls of a '
+                      'running Mistral execution. An execution is polled '
+                      'every tenth of its age (at least every 0.2 s), so a '
+                      'short workflow is seen to end within a fraction of a '
+                      'second and a long one costs few Mistral calls; this '
+                      'caps the interval for long ones.'),
+    cfg.IntOpt('mistral_outage_grace', default=120, min=0,
+               help='Seconds a running execution may stay unknown because '
+                    'Mistral does not answer (a restart, a rolling upgrade) '
+                    'before the resource action fails. Polling goes on '
+                    'meanwhile and the action completes if Mistral answers '
+                    'again in time.'),
     cfg.IntOpt('mistral_request_timeout', default=30, min=1,
                help='Seconds before one request to Mistral times out.'),
     cfg.IntOpt('mistral_request_retries', default=3, min=0,
                help='Retries of a Mistral request that failed to connect '
                     'or got a 5xx answer, with exponential backoff from '
                     '0.5 s (a 5xx answer to starting an execution is not '
-                    'retried: the execution may exist).'),
+                    'retried: the execution may exist). Polls of a running '
+                    'execution follow mistral_outage_grace instead.'),
+    cfg.IntOpt('mistral_max_output_bytes', default=1048576, min=1024,
+               help='Largest merged workflow outputs (as JSON) an '
+                    'OS::Mistral::ExternalResource keeps. Larger outputs '
+                    'fail the action, naming their size and this limit. '
+                    'The default is Mistral\'s own default limit of an '
+                    'execution field ([engine] execution_field_size_limit_'
+                    'kb = 1024): every later execution receives the outputs '
+                    'in its environment.'),
+    cfg.IntOpt('mistral_decision_timeout', default=120, min=1,
+               help='Seconds the replace_decision workflow of an '
+                    'OS::Mistral::ExternalResource may run before the '
+                    'update fails (Heat waits for it before it updates or '
+                    'replaces the resource).'),
 ]
 
 

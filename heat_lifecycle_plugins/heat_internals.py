@@ -114,7 +114,9 @@ CONTRACT = (
     Name(RESOURCE + '._needs_update',
          '(self, after, before, after_props, before_props, prev_resource, '
          'check_init_complete=True)',
-         refers_to=(), used='external_resource.ExternalResource'),
+         refers_to=('always_replace_on_check_failed', 'needs_replace_failed'),
+         used='external_resource.ExternalResource (overridden; repairs a '
+              'CHECK_FAILED resource in place)'),
     Name(RESOURCE + '.update', refers_to=('_needs_update',),
          used='external_resource.ExternalResource'),
     # Heat's Constraint calls these on a subclass (ValidComponentConfigs).
@@ -231,10 +233,11 @@ CONTRACT = (
 
     # Engine service internals.
     Name('heat.common.config:get_client_option', '(client, option)',
-         until=(25, 0, 0), used='mistral_client (endpoint type)'),
+         until=(25, 0, 0),
+         used='mistral_client (endpoint type, TLS options)'),
     Name('heat.common.config:get_client_option',
          '(client, option, fallback=True)', since=(25, 0, 0),
-         used='mistral_client (endpoint type)'),
+         used='mistral_client (endpoint type, TLS options)'),
     Name('heat.engine.resources:initialise', '()',
          used='cli check (the global environment)'),
     Name('heat.engine.resources:global_env', '()',

@@ -1,13 +1,19 @@
-"""A small Mistral v2 client for our resources.
+"""The Mistral v2 calls of our resources, with bounded retries.
 
-python-mistralclient over a keystoneauth1 session, with bounded retries and
-errors that name the endpoint.
+Mistral is found as Heat's own resources find it: through Heat's `mistral`
+client plugin, which looks the `workflowv2` endpoint up in the request's
+Keystone catalog (interface from `[clients_mistral] endpoint_type`, region
+from the request or `region_name_for_services`). Requests carry the
+request context's auth plugin: the user's token, or the stack's trust when
+heat-engine acts on the user's behalf.
 
-Authentication follows [heat_lifecycle_plugins] mistral_auth_type: with
-`keystone` (the cloud case) the session carries the request context's auth
-plugin and the endpoint is `mistral_endpoint` or else the workflowv2 entry
-of the Keystone catalog; with `none` the session has no auth and
-`mistral_endpoint` is required (Mistral run with auth_enable = False).
+The client is built here rather than taken from the plugin's client(): on
+every supported Heat (24.1 to 27.0, the same code) that client sends its
+requests through the context's Keystone session, which has no request
+timeout (a Mistral that accepts a connection and never answers would hold
+the engine's thread for good) and ignores the `[clients_mistral]` TLS
+options (ca_file, cert_file, key_file, insecure), which it honours here.
+Errors name the endpoint.
 """
 
 import time
@@ -27,6 +33,7 @@ from heat_lifecycle_plugins.resources import execution_results
 
 LOG = logging.getLogger(__name__)
 
+CLIENT_NAME = 'mistral'  # Heat's client plugin, and its [clients_*] group
 SERVICE_TYPE = 'workflowv2'
 BACKOFF_START = 0.5  # seconds before the first retry; doubles each time
 BACKOFF_MAX = 8.0
@@ -42,9 +49,18 @@ class MistralError(Exception):
         super(MistralError, self).__init__(message)
         self.status = status
 
+    @property
+    def transient(self):
+        """Whether Mistral may answer otherwise soon (5xx, unreachable)."""
+        return self.status is not None and self.status >= 500
+
 
 class MistralUnreachable(MistralError):
     """Mistral did not answer, even after the configured retries."""
+
+    @property
+    def transient(self):
+        return True
 
 
 def _status_of(exc):
@@ -67,56 +83,58 @@ def _opts():
     return cfg.CONF[config.GROUP.name]
 
 
+def endpoint(context):
+    """The Mistral URL of the request's catalog, through Heat's plugin."""
+    plugin = context.clients.client_plugin(CLIENT_NAME)
+    interface = heat_internals.client_option(CLIENT_NAME, 'endpoint_type')
+    try:
+        return plugin.url_for(service_type=SERVICE_TYPE,
+                              endpoint_type=interface)
+    except ka_exceptions.EndpointNotFound:
+        raise MistralError(
+            'the Keystone catalog has no Mistral (%s) endpoint with '
+            'interface %s: Mistral is not available in this cloud'
+            % (SERVICE_TYPE, interface))
+    except (ka_exceptions.ClientException, _CONNECT_ERRORS) as exc:
+        raise MistralUnreachable('could not look the Mistral (%s) endpoint '
+                                 'up in the Keystone catalog: %s'
+                                 % (SERVICE_TYPE, _message_of(exc)))
+
+
+def tls_options():
+    """mistralclient's TLS arguments from [clients_mistral] / [clients]."""
+    option = heat_internals.client_option
+    return {'cacert': option(CLIENT_NAME, 'ca_file'),
+            'insecure': option(CLIENT_NAME, 'insecure'),
+            'cert': option(CLIENT_NAME, 'cert_file'),
+            'key': option(CLIENT_NAME, 'key_file')}
+
+
 class MistralClient(object):
     """The calls our resources make, for one request context."""
 
     def __init__(self, context):
         opts = _opts()
         self.retries = opts.mistral_request_retries
-        if opts.mistral_auth_type == 'none':
-            if not opts.mistral_endpoint:
-                raise MistralError(
-                    '[%s] mistral_auth_type = none needs mistral_endpoint'
-                    % config.GROUP.name)
-            session = ka_session.Session(
-                timeout=opts.mistral_request_timeout)
-        else:
-            session = ka_session.Session(
-                auth=context.auth_plugin,
-                timeout=opts.mistral_request_timeout)
-        self.endpoint = opts.mistral_endpoint or self._catalog_endpoint(
-            session)
-        self._client = mistral_client.client(mistral_url=self.endpoint,
-                                             session=session)
-
-    @staticmethod
-    def _catalog_endpoint(session):
-        region = cfg.CONF.region_name_for_services
+        self.endpoint = endpoint(context)
+        session = ka_session.Session(auth=context.auth_plugin,
+                                     timeout=opts.mistral_request_timeout)
         try:
-            interface = heat_internals.client_option('mistral',
-                                                     'endpoint_type')
-        except Exception:
-            interface = 'publicURL'
-        try:
-            url = session.get_endpoint(service_type=SERVICE_TYPE,
-                                       interface=interface,
-                                       region_name=region)
-        except ka_exceptions.ClientException as exc:
-            raise MistralError('could not find the Mistral (%s) endpoint in '
-                               'the Keystone catalog: %s'
-                               % (SERVICE_TYPE, exc))
-        if not url:
-            raise MistralError('the Keystone catalog has no %s endpoint '
-                               '(set [%s] mistral_endpoint)'
-                               % (SERVICE_TYPE, config.GROUP.name))
-        return url
+            self._client = mistral_client.client(
+                mistral_url=self.endpoint, session=session, **tls_options())
+        except ValueError as exc:  # a CA file that is not there
+            raise MistralError('cannot use Mistral at %s with the TLS '
+                               'options of [clients_%s]: %s'
+                               % (self.endpoint, CLIENT_NAME, exc))
 
-    def _call(self, what, func, *args, retry_server_errors=True, **kwargs):
+    def _call(self, what, func, *args, retry_server_errors=True,
+              retries=None, **kwargs):
         """func(*args, **kwargs), retried with exponential backoff.
 
         Retried on connection failures, and on 5xx answers if
-        retry_server_errors.
+        retry_server_errors; `retries` times (None: mistral_request_retries).
         """
+        retries = self.retries if retries is None else retries
         delay = BACKOFF_START
         attempt = 0
         while True:
@@ -125,7 +143,6 @@ class MistralClient(object):
                 return func(*args, **kwargs)
             except _CONNECT_ERRORS as exc:
                 error, status = exc, None
-                retriable = True
             except (mistral_base.APIException, ka_exceptions.HttpError) as exc:
                 error, status = exc, _status_of(exc)
                 retriable = (retry_server_errors and status is not None and
@@ -135,7 +152,7 @@ class MistralClient(object):
                                        'HTTP %s: %s'
                                        % (self.endpoint, what, status,
                                           _message_of(exc)), status)
-            if attempt > self.retries:
+            if attempt > retries:
                 if status is None:
                     raise MistralUnreachable(
                         'Mistral at %s is unreachable (%s failed %d '
@@ -149,7 +166,7 @@ class MistralClient(object):
                         '%(n)d of %(max)d), retrying in %(delay).1fs: '
                         '%(error)s',
                         {'url': self.endpoint, 'what': what, 'n': attempt,
-                         'max': self.retries + 1, 'delay': delay,
+                         'max': retries + 1, 'delay': delay,
                          'error': _message_of(error)})
             time.sleep(delay)
             delay = min(delay * 2, BACKOFF_MAX)
@@ -157,6 +174,11 @@ class MistralClient(object):
     # -- workflows ---------------------------------------------------------
 
     def workflow_exists(self, identifier):
+        """Whether the request's project sees the workflow.
+
+        Mistral answers 404 alike for a workflow that does not exist and
+        for one private to another project.
+        """
         try:
             self._call('get workflow %s' % identifier,
                        self._client.workflows.get, identifier)
@@ -177,10 +199,11 @@ class MistralClient(object):
             description=description, retry_server_errors=False, **params)
         return execution.id
 
-    def execution(self, execution_id):
+    def execution(self, execution_id, retries=None):
         """An execution_results.Execution, values as Mistral sends them."""
         execution = self._call('get execution %s' % execution_id,
-                               self._client.executions.get, execution_id)
+                               self._client.executions.get, execution_id,
+                               retries=retries)
         return execution_results.Execution(
             execution.state, execution.state_info, execution.output)
 

@@ -64,7 +64,7 @@ class Demo(object):
         self.store = self.use(thing_store.ThingStore(
             os.path.join(self.workdir, 'thing-store'), detached=self.keep))
         with open(WORKFLOWS) as f:
-            self.cloud.mistral.client().workflows.create(f.read())
+            self.cloud.mistral_client().workflows.create(f.read())
         self.driver = self.use(stacks.StackDriver(
             self.cloud.heat_client(), self.workdir, prefix='demo',
             timeout=600, detached=self.keep))

@@ -11,6 +11,10 @@ at most 255 characters) becomes the physical id; until one does, the CREATE
 execution's id is the physical id, failed or cancelled CREATE included, so
 that DELETE can clean up; a later execution's id never is.
 
+A CHECK execution's outputs are not merged: they say whether the external
+thing drifted (checked()). A replace_decision execution's outputs say
+whether an update replaces the resource (decided()).
+
 Values come as Mistral 23 reports them: an execution's output and a task's
 published values are JSON strings (maps with some clients), state_info is
 plain text.
@@ -25,12 +29,19 @@ RUNNING_STATES = ('IDLE', 'RUNNING', 'PAUSED')
 ERROR, CANCELLED = 'ERROR', 'CANCELLED'
 FAILED_STATES = (ERROR, CANCELLED)
 
-CREATE = 'CREATE'
+CREATE, CHECK = 'CREATE', 'CHECK'
 RESOURCE_ID = 'resource_id'
+# What a CHECK workflow returns: DRIFT is null (in sync), MISSING or
+# DIFFERENT, REASON says what it found.
+DRIFT, REASON = 'drift', 'reason'
+MISSING, DIFFERENT = 'missing', 'different'
+# What a replace_decision workflow returns: REPLACE, true or false.
+REPLACE = 'replace'
 # Keys of the Mistral environment an execution receives.
 ENV = 'env'
 ENV_DATA = 'heat_extresource_data'
 ENV_PREVIOUS_INPUT = 'heat_extresource_previous_input'
+ENV_DRIFT = 'heat_extresource_drift'
 
 MAX_PHYSICAL_ID = 255  # Heat's physical_resource_id column
 MAX_REASON_PART = 600  # Mistral's state_info can hold whole tracebacks
@@ -46,12 +57,17 @@ Execution = collections.namedtuple('Execution', 'state state_info output')
 Task = collections.namedtuple('Task', 'name state state_info published')
 
 # Why an action fails: the kind picks the exception the resource raises.
-WORKFLOW_FAILED, BAD_RESULT = 'workflow failed', 'bad result'
+WORKFLOW_FAILED, BAD_RESULT, DRIFTED = (
+    'workflow failed', 'bad result', 'drifted')
 Failure = collections.namedtuple('Failure', 'kind reason')
+# What a CHECK found: drift is MISSING or DIFFERENT, reason its text.
+Drift = collections.namedtuple('Drift', 'drift reason')
 
 # physical_id: the id to hold afterwards; outputs: the merged outputs to
-# store, None when they do not change; failure: a Failure or None.
-Outcome = collections.namedtuple('Outcome', 'physical_id outputs failure')
+# store, None when they do not change; failure: a Failure or None; drift:
+# for CHECK, a Drift, or None when the thing is in sync.
+Outcome = collections.namedtuple(
+    'Outcome', 'physical_id outputs failure drift', defaults=(None,))
 
 
 def clip(text, limit=MAX_REASON_PART):
@@ -215,3 +231,65 @@ def interpret(run, held, execution, tasks=()):
     return Outcome(held_id(run, held.physical_id), None, Failure(
         WORKFLOW_FAILED, 'Mistral execution %s of workflow %s is in unknown '
         'state %s' % (run.execution_id, run.workflow, execution.state)))
+
+
+def oversized(run, held, outcome, size, limit):
+    """The Outcome when `outcome`'s outputs are `size` bytes, over `limit`.
+
+    They are not stored: the held outputs are kept, plus a resource_id the
+    execution returned, so that DELETE can still clean up; the action fails
+    naming both sizes and the execution that still holds them.
+    """
+    kept = dict(held.outputs or {})
+    if RESOURCE_ID in (outcome.outputs or {}):
+        kept[RESOURCE_ID] = outcome.outputs[RESOURCE_ID]
+    return outcome._replace(outputs=kept, failure=Failure(
+        BAD_RESULT, 'workflow %s returned outputs of %d bytes as JSON (with '
+        'the outputs kept before): more than the %d bytes Heat keeps for '
+        'this resource ([heat_lifecycle_plugins] mistral_max_output_bytes); '
+        'they were not stored, Mistral execution %s still has them'
+        % (run.workflow, size, limit, run.execution_id)))
+
+
+def checked(run, held, execution, tasks=()):
+    """The Outcome of a finished CHECK execution.
+
+    Nothing is merged. SUCCESS with a null `drift` output: in sync. A drift
+    of MISSING or DIFFERENT fails the check with the workflow's reason; a
+    failed execution fails it too (drift unknown).
+    """
+    kept = held_id(run, held.physical_id)
+    if execution.state != SUCCESS:
+        return interpret(run, held, execution, tasks)._replace(
+            physical_id=kept, outputs=None)
+    output = _as_map(execution.output)
+    if not isinstance(output, dict):
+        output = {}
+    drift, reason = output.get(DRIFT), output.get(REASON)
+    if drift in (None, False, ''):
+        return Outcome(kept, None, None)
+    if drift not in (MISSING, DIFFERENT):
+        return Outcome(kept, None, Failure(
+            BAD_RESULT, 'CHECK workflow %s returned drift %s: it must be '
+            '"%s", "%s" or null' % (run.workflow, _shown(drift), MISSING,
+                                    DIFFERENT)))
+    found = Drift(drift, clip(reason if reason not in (None, '') else
+                              '(no reason given)'))
+    return Outcome(kept, None, Failure(
+        DRIFTED, 'CHECK workflow %s found the external thing %s: %s '
+        '(execution %s)' % (run.workflow, drift, found.reason,
+                            run.execution_id)), found)
+
+
+def decided(run, execution, tasks=()):
+    """(replace, Failure or None) of a finished replace_decision execution."""
+    if execution.state != SUCCESS:
+        return None, interpret(run, Held(None, {}), execution, tasks).failure
+    output = _as_map(execution.output)
+    value = output.get(REPLACE) if isinstance(output, dict) else None
+    if not isinstance(value, bool):
+        return None, Failure(BAD_RESULT, (
+            'replace_decision workflow %s returned %s = %s: it must be true '
+            '(replace the resource) or false (update it in place)'
+            % (run.workflow, REPLACE, _shown(value))))
+    return value, None

@@ -1,9 +1,9 @@
 """The loopback cloud of the end-to-end tests, one per session.
 
 Real processes only: MariaDB, RabbitMQ, Keystone, heat-engine (our loader
-in plugin_dirs), heat-api, heat-api-cfn, Mistral, and per DeployedServer a
-real os-collect-config running heat-lifecycle-agent. Tests drive it with
-python-heatclient as the demo user, through
+in plugin_dirs), heat-api, heat-api-cfn, Mistral (behind Keystone), and per
+DeployedServer a real os-collect-config running heat-lifecycle-agent. Tests
+drive it with python-heatclient as the demo user, through
 heat_lifecycle_plugins.fixtures.stacks.StackDriver.
 
 Keystone refuses a signed request 1 minute after its timestamp
@@ -51,14 +51,15 @@ thing_create_refused:
 
 @pytest.fixture(scope='session')
 def mistral_workflows(cloud):
-    """The cloud's Mistral, with the example's workflows and a failing one.
+    """The demo user's Mistral client, once the workflows are registered.
 
-    They are registered as a user of the cloud does.
+    The example's workflows and a failing one, registered by the demo
+    user (private to the demo project), as a user of the cloud does.
     """
-    client = cloud.mistral.client()
+    client = cloud.mistral_client()
     client.workflows.create(example('external_resource_workflows.yaml'))
     client.workflows.create(FAILING_WORKFLOWS)
-    return cloud.mistral
+    return client
 
 
 @pytest.fixture

@@ -1,20 +1,35 @@
 """OS::Mistral::ExternalResource through heat-api and a real Mistral.
 
-An unmodified heat-engine (our loader in plugin_dirs) runs it: the
-example's workflows create, change and delete a thing in a store the test
-can look into.
+An unmodified heat-engine (our loader in plugin_dirs) runs it. Mistral runs
+behind Keystone (keystonemiddleware) and heat-engine finds it in the
+catalog as `workflowv2`, with the demo user's token (or the stack's trust):
+the example's workflows, registered by the demo user, create, change,
+check and delete a thing in a store the test can look into.
 """
+
+from heatclient import exc
+import pytest
 
 from tests.e2e.conftest import example
 
 TEMPLATE = example('external_resource.yaml')
+WORKFLOWS = example('external_resource_workflows.yaml')
+
+OTHER_PASSWORD = 'other-secret'
+PRIVATE = """
+version: '2.0'
+others_private_create:
+  tasks:
+    noop:
+      action: std.noop
+"""
 
 
 def physical_id(heat, stack_id):
     return heat.resources.get(stack_id, 'thing').physical_resource_id
 
 
-def test_example_create_update_suspend_resume_delete(
+def test_example_create_update_suspend_resume_check_delete(
         driver, heat, thing_store, mistral_workflows):
     params = {'store': thing_store.url, 'size': 2}
     stack_id = driver.create(TEMPLATE, params)
@@ -40,6 +55,7 @@ def test_example_create_update_suspend_resume_delete(
     driver.action(stack_id, 'RESUME')
     assert thing_store.things()[thing_id]['state'] == 'active'
     assert physical_id(heat, stack_id) == thing_id
+    driver.action(stack_id, 'CHECK')  # thing_check: in sync
 
     events = [e for e in driver.events(stack_id)
               if e.resource_name == 'thing']
@@ -47,9 +63,52 @@ def test_example_create_update_suspend_resume_delete(
         'CREATE_IN_PROGRESS', 'CREATE_COMPLETE',
         'UPDATE_IN_PROGRESS', 'UPDATE_COMPLETE',
         'SUSPEND_IN_PROGRESS', 'SUSPEND_COMPLETE',
-        'RESUME_IN_PROGRESS', 'RESUME_COMPLETE']
+        'RESUME_IN_PROGRESS', 'RESUME_COMPLETE',
+        'CHECK_IN_PROGRESS', 'CHECK_COMPLETE']
+    # Every workflow ran in the demo project, as the demo user.
+    ran = {e.workflow_name: e for e in mistral_workflows.executions.list(
+        limit=-1)}
+    assert {'thing_create', 'thing_update', 'thing_suspend', 'thing_resume',
+            'thing_check'} <= set(ran)
+    project = heat.stacks.get(stack_id).parameters['OS::project_id']
+    assert ran['thing_create'].project_id == project
     driver.delete(stack_id)
     assert thing_id not in thing_store.things()
     deletes = [entry for entry in thing_store.log()
                if entry[0] == 'DELETE']
     assert deletes == [['DELETE', '/things/%s' % thing_id, None]]
+
+
+def _refused(heat, template):
+    with pytest.raises(exc.HTTPBadRequest) as refused:
+        heat.stacks.create(stack_name='e2e-refused', template=template,
+                           parameters={'store': 'http://127.0.0.1:1'})
+    return str(refused.value)
+
+
+def test_a_missing_workflow_is_refused_when_the_stack_is_validated(
+        heat, cloud, mistral_workflows):
+    template = TEMPLATE.replace('workflow: thing_delete',
+                                'workflow: no_such_workflow')
+    # What `openstack stack create` prints (Heat's own ": :" included).
+    assert _refused(heat, template) == (
+        'ERROR: Property error: : resources.thing.properties.actions.DELETE'
+        '.workflow: : workflow "no_such_workflow" does not exist in Mistral '
+        'at %s, or project demo may not use it (it is private to another '
+        'project)' % cloud.mistral.url)
+    assert 'e2e-refused' not in [s.stack_name for s in heat.stacks.list()]
+
+
+def test_a_workflow_private_to_another_project_is_refused(
+        heat, cloud, mistral_workflows):
+    cloud.keystone.add_user('other', OTHER_PASSWORD, 'other')
+    other = cloud.mistral_client(cloud.keystone.session(
+        'other', OTHER_PASSWORD, project_name='other'))
+    other.workflows.create(PRIVATE)
+    template = TEMPLATE.replace('workflow: thing_create',
+                                'workflow: others_private_create')
+    assert _refused(heat, template) == (
+        'ERROR: Property error: : resources.thing.properties.actions.CREATE'
+        '.workflow: : workflow "others_private_create" does not exist in '
+        'Mistral at %s, or project demo may not use it (it is private to '
+        'another project)' % cloud.mistral.url)

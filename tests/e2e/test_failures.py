@@ -113,7 +113,7 @@ def test_failing_external_resource_workflow(driver, heat, thing_store,
                              expect='FAILED')
     stack = heat.stacks.get(stack_id)
     [event] = failed_events(driver, stack_id, 'thing')
-    execution = [e for e in mistral_workflows.client().executions.list(
+    execution = [e for e in mistral_workflows.executions.list(
         limit=-1) if e.workflow_name == 'thing_create_refused'][-1]
     reason = ('WorkflowFailed: resources.thing: Mistral workflow '
               'thing_create_refused ended ERROR: task refuse failed: quota '

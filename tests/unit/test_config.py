@@ -26,7 +26,8 @@ def _sample(tmp_path, name):
 def test_engine_sample_has_only_the_engine_options(tmp_path):
     sample = _sample(tmp_path, 'heat-lifecycle-plugins')
     assert '[heat_lifecycle_plugins]' in sample
-    assert '#mistral_poll_interval = 1.0' in sample
+    assert '#mistral_poll_interval = 3.0' in sample
+    assert '#mistral_outage_grace = 120' in sample
     assert 'hook_timeout' not in sample
     assert '[heat_lifecycle_agent]' not in sample
 

@@ -224,3 +224,108 @@ def test_delete_is_skipped_only_when_create_never_started():
     assert er.runs_delete(True, er.Held('exec-create', {}))
     assert er.runs_delete(True, er.Held(None, {'made': True}))
     assert er.runs_delete(False, er.Held(None, {}))
+
+
+# -- outputs over the limit ----------------------------------------------
+
+def test_oversized_outputs_keep_the_held_ones_and_the_new_resource_id():
+    execution = er.Execution('SUCCESS', None,
+                             '{"resource_id": "thing-2", "blob": "xx"}')
+    outcome = er.interpret(UPDATE, MADE, execution)
+    out = er.oversized(UPDATE, MADE, outcome, 70000, 65536)
+    assert out.physical_id == 'thing-2'
+    assert out.outputs == {'resource_id': 'thing-2', 'size': 1}
+    assert out.failure == er.Failure(
+        er.BAD_RESULT, 'workflow thing_update returned outputs of 70000 '
+        'bytes as JSON (with the outputs kept before): more than the 65536 '
+        'bytes Heat keeps for this resource ([heat_lifecycle_plugins] '
+        'mistral_max_output_bytes); they were not stored, Mistral execution '
+        'exec-update still has them')
+
+
+def test_oversized_create_without_resource_id_keeps_nothing_new():
+    execution = er.Execution('SUCCESS', None, '{"blob": "xx"}')
+    outcome = er.interpret(CREATE, NEW, execution)
+    out = er.oversized(CREATE, NEW, outcome, 2000000, 1048576)
+    assert (out.physical_id, out.outputs) == ('exec-create', {})
+
+
+# -- CHECK ---------------------------------------------------------------
+
+CHECK = er.Run('CHECK', 'thing_check', 'exec-check')
+
+
+@pytest.mark.parametrize('output', [
+    '{"drift": null, "reason": "all fine"}', '{}', '{"drift": false}',
+    '{"drift": ""}'])
+def test_check_in_sync_merges_nothing(output):
+    execution = er.Execution('SUCCESS', None, output)
+    assert er.checked(CHECK, MADE, execution) == er.Outcome(
+        'thing-1', None, None, None)
+
+
+@pytest.mark.parametrize('drift', ['missing', 'different'])
+def test_check_drift_fails_with_the_workflows_reason(drift):
+    execution = er.Execution(
+        'SUCCESS', None, '{"drift": "%s", "reason": "size is 9, not 2", '
+        '"resource_id": "other"}' % drift)
+    out = er.checked(CHECK, MADE, execution)
+    assert (out.physical_id, out.outputs) == ('thing-1', None)
+    assert out.drift == er.Drift(drift, 'size is 9, not 2')
+    assert out.failure == er.Failure(
+        er.DRIFTED, 'CHECK workflow thing_check found the external thing '
+        '%s: size is 9, not 2 (execution exec-check)' % drift)
+
+
+def test_check_drift_without_reason():
+    execution = er.Execution('SUCCESS', None, '{"drift": "missing"}')
+    assert er.checked(CHECK, MADE, execution).drift == er.Drift(
+        'missing', '(no reason given)')
+
+
+def test_check_with_an_unknown_drift_is_a_bad_result():
+    execution = er.Execution('SUCCESS', None, '{"drift": "gone"}')
+    out = er.checked(CHECK, MADE, execution)
+    assert out.drift is None
+    assert out.failure == er.Failure(
+        er.BAD_RESULT, 'CHECK workflow thing_check returned drift "gone": '
+        'it must be "missing", "different" or null')
+
+
+def test_a_failed_check_workflow_fails_the_check_and_merges_nothing():
+    run = er.Run('CHECK', 'thing_check', 'exec-check')
+    out = er.checked(run, MADE, FAILED, FAILED_TASKS)
+    assert (out.physical_id, out.outputs, out.drift) == ('thing-1', None,
+                                                         None)
+    assert out.failure.kind == er.WORKFLOW_FAILED
+    assert 'task boom failed: the thing could not be finished' in \
+        out.failure.reason
+
+
+# -- replace_decision ----------------------------------------------------
+
+DECIDE = er.Run('REPLACE_DECISION', 'thing_decide', 'exec-decide')
+
+
+@pytest.mark.parametrize('output,replace', [
+    ('{"replace": true}', True), ('{"replace": false, "why": "x"}', False)])
+def test_decision(output, replace):
+    execution = er.Execution('SUCCESS', None, output)
+    assert er.decided(DECIDE, execution) == (replace, None)
+
+
+@pytest.mark.parametrize('output,shown', [
+    ('{"replace": "yes"}', '"yes"'), ('{}', 'null'), ('[true]', 'null')])
+def test_a_decision_that_is_not_a_boolean_is_a_bad_result(output, shown):
+    execution = er.Execution('SUCCESS', None, output)
+    assert er.decided(DECIDE, execution) == (None, er.Failure(
+        er.BAD_RESULT, 'replace_decision workflow thing_decide returned '
+        'replace = %s: it must be true (replace the resource) or false '
+        '(update it in place)' % shown))
+
+
+def test_a_failed_decision_is_a_workflow_failure():
+    replace, failure = er.decided(DECIDE, FAILED, FAILED_TASKS)
+    assert replace is None and failure.kind == er.WORKFLOW_FAILED
+    assert failure.reason.startswith(
+        'Mistral workflow thing_decide ended ERROR: task boom failed')

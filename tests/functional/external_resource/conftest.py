@@ -17,6 +17,7 @@ import pytest
 
 from heat_lifecycle_plugins import config
 from heat_lifecycle_plugins.fixtures.mistral import Mistral
+from heat_lifecycle_plugins.fixtures import tokens
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__)))))
@@ -92,6 +93,63 @@ echo_bad_id:
   tasks:
     done:
       action: std.noop
+
+create_after_wait:
+  input: %(input)s
+  output:
+    resource_id: <%% $.resource_id %%>
+  tasks:
+    post:
+      # Mistral keeps a task's wait-before in its database: the task runs
+      # after a restart of Mistral.
+      wait-before: <%% env().wait %%>
+      action: std.http
+      input:
+        url: <%% $.store + '/things' %%>
+        method: POST
+        json: {state: made-after-wait}
+      publish:
+        resource_id: <%% task().result.content.id %%>
+
+create_big:
+  input: %(input)s
+  output:
+    resource_id: <%% $.resource_id %%>
+    blob: <%% range(env().tens).select('0123456789').join('') %%>
+  tasks:
+    post:
+      action: std.http
+      input:
+        url: <%% $.store + '/things' %%>
+        method: POST
+        json: {state: big}
+      publish:
+        resource_id: <%% task().result.content.id %%>
+
+replace_if_shrinks:
+  input: %(input)s
+  output:
+    replace: <%% $.size < env().heat_extresource_previous_input.size %%>
+    seen_env: <%% env() %%>
+  tasks:
+    decide:
+      action: std.noop
+
+refuse_to_create:
+  input: %(input)s
+  tasks:
+    refuse:
+      action: std.fail
+      input:
+        error_data: quota of things exceeded
+
+replace_maybe:
+  input: %(input)s
+  output:
+    replace: maybe
+  tasks:
+    decide:
+      action: std.noop
 """ % {'input': _INPUT}
 
 
@@ -110,16 +168,40 @@ def mistral(tmp_path_factory):
         yield server
 
 
+def use_mistral(engine, mistral):
+    """Make the engine's requests find `mistral` in their Keystone catalog.
+
+    As a cloud's requests do (a token whose catalog lists workflowv2); the
+    test Mistral runs without auth, so the token is never checked.
+    """
+    engine.use_catalog([tokens.catalog_entry('workflowv2', 'mistral',
+                                             mistral.url)])
+
+
 @pytest.fixture
-def heat(engine, mistral):
+def options():
+    """set_options(name=value, ..., group=...) for one test.
+
+    The group is [heat_lifecycle_plugins] unless named.
+    """
+    overridden = []
+
+    def set_options(group=config.GROUP.name, **values):
+        for name, value in values.items():
+            cfg.CONF.set_override(name, value, group=group)
+            overridden.append((name, group))
+    yield set_options
+    for name, group in overridden:
+        cfg.CONF.clear_override(name, group=group)
+
+
+@pytest.fixture
+def heat(engine, mistral, options):
     """The session's engine, its resources talking to `mistral`."""
-    options = dict(mistral_endpoint=mistral.url, mistral_auth_type='none',
-                   mistral_poll_interval=0.1, mistral_request_retries=1)
-    for name, value in options.items():
-        cfg.CONF.set_override(name, value, group=config.GROUP.name)
+    options(mistral_request_retries=1)
+    use_mistral(engine, mistral)
     yield engine
-    for name in options:
-        cfg.CONF.clear_override(name, group=config.GROUP.name)
+    engine.use_catalog(None)
 
 
 def wait_for(predicate, what, timeout=30):
@@ -138,20 +220,34 @@ def executions_of(mistral, workflow):
             if e.workflow_name == workflow]
 
 
-# A CREATE workflow that makes a thing, then sleeps `sleep` seconds.
-SLOW_CREATE = '''
+def create_template(workflow, env_name, env_default=None, update=None):
+    """A stack of one thing: CREATE `workflow`, DELETE thing_delete.
+
+    The CREATE execution's env holds `env_name`, a number parameter (with
+    `env_default`, if any); `update`: an UPDATE workflow. Output: blob.
+    """
+    default = '' if env_default is None else ', default: %s' % env_default
+    update = '\n        UPDATE: {workflow: %s}' % update if update else ''
+    return '''
 heat_template_version: 2016-10-14
 parameters:
   store: {type: string}
-  sleep: {type: number, default: 120}
+  %(env)s: {type: number%(default)s}
 resources:
   thing:
     type: OS::Mistral::ExternalResource
     properties:
       actions:
         CREATE:
-          workflow: create_slowly
-          params: {env: {sleep: {get_param: sleep}}}
+          workflow: %(workflow)s
+          params: {env: {%(env)s: {get_param: %(env)s}}}%(update)s
         DELETE: {workflow: thing_delete}
       input: {store: {get_param: store}}
-'''
+outputs:
+  blob: {value: {get_attr: [thing, output, blob]}}
+''' % {'env': env_name, 'default': default, 'workflow': workflow,
+       'update': update}
+
+
+# A CREATE workflow that makes a thing, then sleeps `sleep` seconds.
+SLOW_CREATE = create_template('create_slowly', 'sleep', env_default=120)

@@ -1,37 +1,79 @@
-"""The keystone auth path of the Mistral client.
+"""How the Mistral client finds and reaches Mistral.
 
-The endpoint comes from the request context's service catalog (a Keystone
-v3 token body, as heat-api passes it), and requests go through its
-keystoneauth1 session.
+Through Heat's `mistral` client plugin and the request's Keystone catalog
+(a v3 token body, as heat-api passes it): the `workflowv2` endpoint of the
+interface `[clients_mistral] endpoint_type` names; TLS options of
+`[clients_mistral]`; errors that name the endpoint.
 """
 
 from heat.common import context
-from oslo_config import cfg
+import pytest
 
-from heat_lifecycle_plugins import config
+from heat_lifecycle_plugins.fixtures import process
 from heat_lifecycle_plugins.fixtures import tokens
+from heat_lifecycle_plugins import heat_internals
 from heat_lifecycle_plugins import mistral_client
 
 
-def _token_body(mistral_url):
-    return tokens.token_body('u1', 'p1', [tokens.catalog_entry(
-        'workflowv2', 'mistral', mistral_url)], user_name='demo',
-        project_name='demo')
+def _context(*catalog):
+    body = tokens.token_body('u1', 'p1', list(catalog), user_name='demo',
+                             project_name='demo')
+    return context.RequestContext(
+        auth_token='a-token', auth_token_info=body,
+        auth_url='http://127.0.0.1:1/v3',  # never contacted
+        project_id='p1', user_id='u1', is_admin=False)
 
 
-def test_keystone_auth_uses_the_catalog_endpoint(engine, mistral):
-    group = config.GROUP.name
-    cfg.CONF.set_override('mistral_auth_type', 'keystone', group=group)
-    cfg.CONF.set_override('mistral_endpoint', None, group=group)
-    try:
-        ctx = context.RequestContext(
-            auth_token='a-token', auth_token_info=_token_body(mistral.url),
-            auth_url='http://127.0.0.1:1/v3',  # never contacted
-            project_id='p1', user_id='u1', is_admin=False)
-        client = mistral_client.MistralClient(ctx)
-        assert client.endpoint == mistral.url
-        assert client.workflow_exists('thing_create')
-        assert not client.workflow_exists('no_such_workflow')
-    finally:
-        cfg.CONF.clear_override('mistral_auth_type', group=group)
-        cfg.CONF.clear_override('mistral_endpoint', group=group)
+def _entry(url, interface):
+    entry = tokens.catalog_entry('workflowv2', 'mistral', url)
+    entry['endpoints'][0]['interface'] = interface
+    return entry
+
+
+def test_the_catalog_endpoint_of_the_configured_interface(
+        engine, mistral, options):
+    unused = 'http://127.0.0.1:%d/v2' % process.free_port()
+    ctx = _context(_entry(unused, 'public'), _entry(mistral.url, 'internal'))
+    options(group='clients_mistral', endpoint_type='internal')
+    client = mistral_client.MistralClient(ctx)
+    assert client.endpoint == mistral.url
+    assert client.workflow_exists('thing_create')
+    assert not client.workflow_exists('no_such_workflow')
+
+
+def test_no_mistral_in_the_catalog_is_a_clear_error(engine):
+    ctx = _context(tokens.catalog_entry('orchestration', 'heat',
+                                        'http://127.0.0.1:1/v1'))
+    with pytest.raises(mistral_client.MistralError) as error:
+        mistral_client.MistralClient(ctx)
+    # Heat's default interface: public (publicURL before Heat 25).
+    interface = heat_internals.client_option('mistral', 'endpoint_type')
+    assert str(error.value) == (
+        'the Keystone catalog has no Mistral (workflowv2) endpoint with '
+        'interface %s: Mistral is not available in this cloud' % interface)
+
+
+def test_tls_options_of_clients_mistral_are_used(engine, options, tmp_path):
+    # mistralclient checks the CA file of an https endpoint when the client
+    # is made: a missing one shows that [clients_mistral] ca_file is used.
+    ctx = _context(tokens.catalog_entry('workflowv2', 'mistral',
+                                        'https://127.0.0.1:1/v2'))
+    options(group='clients_mistral', ca_file=str(tmp_path / 'no-such-ca.pem'))
+    with pytest.raises(mistral_client.MistralError) as error:
+        mistral_client.MistralClient(ctx)
+    assert str(error.value).startswith(
+        'cannot use Mistral at https://127.0.0.1:1/v2 with the TLS options '
+        'of [clients_mistral]: Unable to locate cacert file')
+    assert 'no-such-ca.pem' in str(error.value)
+
+
+def test_unreachable_endpoint_fails_after_bounded_retries(engine):
+    url = 'http://127.0.0.1:%d/v2' % process.free_port()
+    client = mistral_client.MistralClient(_context(
+        tokens.catalog_entry('workflowv2', 'mistral', url)))
+    client.retries = 2
+    with pytest.raises(mistral_client.MistralUnreachable) as error:
+        client.execution('0c6a3b44-5b5e-4a52-9a11-1c3cbd3f5d0e')
+    message = str(error.value)
+    assert message.startswith('Mistral at %s is unreachable' % url)
+    assert 'failed 3 time(s)' in message

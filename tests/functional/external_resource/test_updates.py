@@ -174,3 +174,102 @@ def test_update_failure_message(heat, thing_store, mistral):
     assert 'task put failed' in reason
     assert '404' in reason
     assert heat.physical_ids(ident) == {'thing': thing_id}
+
+
+def test_example_delete_skips_a_thing_that_never_existed(heat, mistral,
+                                                         thing_store):
+    ident = heat.create(TEMPLATE, params={'store': thing_store.url,
+                                          'create': 'refuse_to_create'},
+                        expect='FAILED')
+    [refused] = executions_of(mistral, 'refuse_to_create')[-1:]
+    assert heat.physical_ids(ident) == {'thing': refused.id}
+    before = len(thing_store.log())
+    heat.delete(ident)
+    # The DELETE workflow ran with no resource_id and skipped cleanly.
+    deleted = mistral.client().executions.get(
+        executions_of(mistral, 'thing_delete')[-1].id)
+    assert deleted.state == 'SUCCESS'
+    assert jsonutils.loads(deleted.params)['env'][
+        'heat_extresource_data'] == {}
+    assert thing_store.log()[before:] == [['GET', '/log', None]]
+
+
+DECIDED = '''
+heat_template_version: 2016-10-14
+parameters:
+  store: {type: string}
+  size: {type: number, default: 1}
+  decide: {type: string, default: replace_if_shrinks}
+resources:
+  thing:
+    type: OS::Mistral::ExternalResource
+    properties:
+      actions:
+        CREATE: {workflow: thing_create}
+        UPDATE: {workflow: thing_update}
+        DELETE: {workflow: thing_delete}
+      input:
+        store: {get_param: store}
+        size: {get_param: size}
+      replace_decision:
+        workflow: {get_param: decide}
+        params: {env: {asked_by: heat}}
+'''
+
+
+def test_replace_decision_workflow_chooses_update_or_replace(
+        heat, mistral, thing_store):
+    params = {'store': thing_store.url, 'size': 2}
+    ident = heat.create(DECIDED, params=params)
+    first = heat.physical_ids(ident)['thing']
+
+    # Growing: the workflow says false, UPDATE runs in place.
+    heat.update(ident, DECIDED, params=dict(params, size=5))
+    assert heat.physical_ids(ident)['thing'] == first
+    assert thing_store.things()[first]['size'] == 5
+    decision = mistral.client().executions.get(
+        executions_of(mistral, 'replace_if_shrinks')[-1].id)
+    assert jsonutils.loads(decision.input)['size'] == 5
+    env = jsonutils.loads(decision.output)['seen_env']
+    assert env['heat_extresource_previous_input'] == {
+        'store': thing_store.url, 'size': 2}
+    assert env['heat_extresource_data']['resource_id'] == first
+    assert env['asked_by'] == 'heat'
+
+    # Shrinking: true, the thing is replaced (CREATE new, DELETE old).
+    heat.update(ident, DECIDED, params=dict(params, size=3))
+    second = heat.physical_ids(ident)['thing']
+    assert second != first
+    things = thing_store.things()
+    assert first not in things and things[second]['size'] == 3
+    assert _puts(thing_store, second) == []
+
+    # An unchanged input asks nothing.
+    asked = len(executions_of(mistral, 'replace_if_shrinks'))
+    heat.update(ident, DECIDED, params=dict(params, size=3))
+    assert len(executions_of(mistral, 'replace_if_shrinks')) == asked
+    heat.delete(ident)
+    assert second not in thing_store.things()
+
+
+def test_a_decision_that_is_not_a_boolean_fails_the_update(heat,
+                                                           thing_store):
+    params = {'store': thing_store.url, 'size': 5,
+              'decide': 'replace_maybe'}
+    ident = heat.create(DECIDED, params=params)
+    thing_id = heat.physical_ids(ident)['thing']
+    with pytest.raises(StackFailed) as failure:
+        heat.update(ident, DECIDED, params=dict(params, size=3))
+    reason = str(failure.value)
+    assert ('Resource UPDATE failed: BadWorkflowResult: resources.thing: '
+            'replace_decision workflow replace_maybe returned replace = '
+            '"maybe": it must be true (replace the resource) or false '
+            '(update it in place)') in reason
+    # Nothing was changed: the thing, its id, its size.
+    assert heat.physical_ids(ident) == {'thing': thing_id}
+    assert thing_store.things()[thing_id]['size'] == 5
+    # A working decision lets the next update through: shrinking replaces.
+    heat.update(ident, DECIDED, params=dict(params, size=3,
+                                            decide='replace_if_shrinks'))
+    assert heat.physical_ids(ident)['thing'] != thing_id
+    heat.delete(ident)
