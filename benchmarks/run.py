@@ -21,10 +21,14 @@ from benchmarks import report
 from benchmarks import targets
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-FULL = dict(sizes=[10, 100, 500], concurrent_sizes=[10, 100], rounds=3,
-            insert_n=50, insert_rounds=3, external_rounds=4)
-QUICK = dict(sizes=[10], concurrent_sizes=[10], rounds=1, insert_n=10,
-             insert_rounds=1, external_rounds=1)
+FULL = dict(sizes=[10, 100, 500], concurrent_sizes=[10, 100, 150],
+            rounds=3, change_n=50, change_rounds=3, external_rounds=4,
+            scale_sizes=[500, 1000, 2000])
+QUICK = dict(sizes=[10], concurrent_sizes=[10], rounds=1, change_n=10,
+             change_rounds=1, external_rounds=1, scale_sizes=[100])
+BENCHMARKS = ['chain', 'changes', 'scale', 'external', 'feedback']
+# What --quick runs unless --only says otherwise: scale takes an hour.
+QUICK_BENCHMARKS = ['chain', 'changes', 'external', 'feedback']
 
 
 def parse_args(argv):
@@ -39,8 +43,10 @@ def parse_args(argv):
     p.add_argument('--concurrent-sizes', type=int, nargs='*',
                    help='chain sizes of the concurrent runs')
     p.add_argument('--rounds', type=int, help='rounds per size')
-    p.add_argument('--only', nargs='+',
-                   choices=['chain', 'insert', 'external', 'feedback'],
+    p.add_argument('--scale-sizes', type=int, nargs='*',
+                   help='chain sizes of the scale runs (ours; in-tree goes '
+                        'up its own ladder until a size fails)')
+    p.add_argument('--only', nargs='+', choices=BENCHMARKS,
                    help='run only these benchmarks')
     p.add_argument('--results-dir', default=os.path.join(HERE, 'results'),
                    help='where results.md and chain.png go')
@@ -48,12 +54,17 @@ def parse_args(argv):
                                      'temporary one, removed afterwards)')
     args = p.parse_args(argv)
     plan = dict(QUICK if args.quick else FULL)
-    for key in ('sizes', 'concurrent_sizes', 'rounds'):
+    for key in ('sizes', 'concurrent_sizes', 'rounds', 'scale_sizes'):
         if getattr(args, key) is not None:
             plan[key] = getattr(args, key)
     plan['only'] = set(args.only or
-                       ['chain', 'insert', 'external', 'feedback'])
+                       (QUICK_BENCHMARKS if args.quick else BENCHMARKS))
     return args, plan
+
+
+def heat_release():
+    import importlib.metadata
+    return importlib.metadata.version('openstack-heat')
 
 
 def machine_section(started, load_before):
@@ -67,9 +78,10 @@ def machine_section(started, load_before):
         '- Load average (1/5/15 min) before: %s; after: %s' % (
             '/'.join('%.2f' % v for v in load_before),
             '/'.join('%.2f' % v for v in load_after)),
-        '- One in-process heat-engine (convergence, fake:// RPC, private '
-        'MariaDB) runs ours and the in-tree type side by side; rounds are '
-        'interleaved ours / in-tree / floor; figures are medians.',
+        '- Heat %s. One in-process heat-engine (convergence, fake:// RPC, '
+        'private MariaDB) runs ours and the in-tree type side by side; '
+        'rounds are interleaved ours / in-tree / floor; figures are '
+        'medians.' % heat_release(),
     ])
 
 
@@ -106,15 +118,24 @@ def run(argv=None):
             with open(os.path.join(args.results_dir, 'headline.rst'),
                       'w') as f:
                 f.write(report.headline_rst(rows) + '\n')
-        if 'insert' in plan['only']:
-            log('Insert at position 0 (item 3)')
-            insert = chain.run_insert(bench, plan['insert_n'],
-                                      plan['insert_rounds'], log)
-            measured['insert'] = (plan['insert_n'], insert)
-            sections.append(('Insert one entry at position 0 of %d'
-                             % plan['insert_n'],
-                             report.insert_markdown(insert,
-                                                    plan['insert_n'])))
+        if 'changes' in plan['only']:
+            log('Insert at 0 and removal mid-list (item 3)')
+            changes = chain.run_changes(bench, plan['change_n'],
+                                        plan['change_rounds'], log)
+            measured['changes'] = (plan['change_n'], changes)
+            sections.append(('Insert at 0 and removal mid-list of %d'
+                             % plan['change_n'],
+                             report.changes_markdown(changes,
+                                                     plan['change_n'])))
+        if 'scale' in plan['only']:
+            from benchmarks import scale
+            log('Scale on an unpatched engine, one run per process')
+            results = scale.run(plan['scale_sizes'],
+                                ('sequential', 'concurrent'), log)
+            measured['scale'] = results
+            sections.append(('Scale: create, two full updates, delete on '
+                             'an unpatched engine', scale.NOTE + '\n\n' +
+                             report.scale_markdown(results)))
         if 'external' in plan['only']:
             from benchmarks import external
             log('ExternalResource against a real Mistral (item 5)')

@@ -215,6 +215,11 @@ CONTRACT = (
          '(self, func, *args, **kwargs)', refers_to=('threads', '_lock'),
          since=releases.THREADS_SINCE,
          used='forget_finished_threads (benchmarks)'),
+    Name('heat.engine.service:ThreadGroup.add_thread',
+         refers_to=('threads', 'max_threads'), since=releases.THREADS_SINCE,
+         used='spent_thread_budgets (benchmarks)'),
+    Name('heat.engine.service:ThreadGroupManager.start',
+         refers_to=('groups',), used='spent_thread_budgets (benchmarks)'),
 )
 
 
@@ -389,3 +394,17 @@ def forget_finished_threads():
         return original(self, func, *args, **kwargs)
     add_thread.forgets_finished = True
     service.ThreadGroup.add_thread = add_thread
+
+
+def spent_thread_budgets(engine_service):
+    """Ids of the stacks that have no thread left in this engine.
+
+    Heat 25.0 on: their ThreadGroup holds max_threads threads and refuses
+    the next one, so an operation of that stack waits forever (benchmarks
+    stop waiting for it). Always empty on 24.x (eventlet pools).
+    """
+    if heat_version() < releases.THREADS_SINCE:
+        return []
+    groups = dict(engine_service.thread_group_mgr.groups)
+    return [stack_id for stack_id, group in groups.items()
+            if len(group.threads) >= group.thread_pool_size]
