@@ -100,15 +100,18 @@ def lifecycle_round(bench, kind, n, concurrent, tag):
                                   'c' if concurrent else 's', n, tag)
     bench.rss.reset()
     start_rss = bench.rss.peak
-    times = {}
+    times, cpu = {}, {}
     template, env = stack_args(kind, n, concurrent, 'v1')
     times['create'], ident = bench.create(template, name, timeout,
                                           environment=env)
+    cpu['create'] = bench.last_cpu_share
     template, env = stack_args(kind, n, concurrent, 'v2')
     times['update'] = bench.update(ident, template, timeout,
                                    environment=env)
+    cpu['update'] = bench.last_cpu_share
     times['delete'] = bench.delete(ident, timeout)
-    return times, bench.rss.peak, bench.rss.peak - start_rss
+    cpu['delete'] = bench.last_cpu_share
+    return times, cpu, bench.rss.peak, bench.rss.peak - start_rss
 
 
 def run_lifecycle(bench, sizes, rounds, concurrent_sizes, log):
@@ -119,13 +122,15 @@ def run_lifecycle(bench, sizes, rounds, concurrent_sizes, log):
         samples = {k: {op: [] for op in OPERATIONS} for k in
                    (OURS, INTREE, FLOOR)}
         peaks = {k: [] for k in samples}
+        cpu = {k: {op: [] for op in OPERATIONS} for k in samples}
         for r in range(rounds_for(rounds, n, concurrent)):
             # Interleaved, so machine load hits every kind alike.
             for kind in (OURS, INTREE, FLOOR):
-                times, peak, grow = lifecycle_round(
+                times, shares, peak, grow = lifecycle_round(
                     bench, kind, n, concurrent, 'r%d' % r)
                 for op in OPERATIONS:
                     samples[kind][op].append(times[op])
+                    cpu[kind][op].append(shares[op])
                 peaks[kind].append((peak, grow))
                 log('  %-10s N=%-4d %-7s round %d: %s' % (
                     'concurrent' if concurrent else 'sequential', n, kind, r,
@@ -138,6 +143,8 @@ def run_lifecycle(bench, sizes, rounds, concurrent_sizes, log):
                 'rounds': len(samples[kind]['create']),
                 'median': {op: harness.median(samples[kind][op])
                            for op in OPERATIONS},
+                'cpu_share': {op: harness.median(cpu[kind][op])
+                              for op in OPERATIONS},
                 'peak_rss': max(p for p, _g in peaks[kind]),
                 'rss_growth': max(g for _p, g in peaks[kind]),
             })

@@ -12,10 +12,29 @@ engine's fake://):
     python -m benchmarks.engines N ROUNDS [--engines 2]   (prints JSON)
 """
 
+import argparse
+import contextlib
 import json
 import os
+import shutil
+import subprocess
 import sys
+import tempfile
 import time
+
+# chain imports harness, which selects Heat's concurrency model first, as
+# heat-engine does: the Heat imports below are E402 by design.
+from benchmarks import chain  # isort:skip
+from benchmarks import harness  # noqa: E402
+from benchmarks import report  # noqa: E402
+from heat_lifecycle_plugins import cli  # noqa: E402
+from heat_lifecycle_plugins.fixtures import conf  # noqa: E402
+from heat_lifecycle_plugins.fixtures import inprocess_engine  # noqa: E402
+from heat_lifecycle_plugins.fixtures.mariadb import MariaDB  # noqa: E402
+from heat_lifecycle_plugins.fixtures import process  # noqa: E402
+from heat_lifecycle_plugins.fixtures.rabbitmq import RabbitMQ  # noqa: E402
+from heat_lifecycle_plugins.fixtures import service  # noqa: E402
+from oslo_config import cfg  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 QUIET_LOGGERS = ('amqp=WARN', 'amqplib=WARN', 'sqlalchemy=WARN',
@@ -47,71 +66,55 @@ def engine_settings(rabbitmq, db_url, plugin_dir, empty_dir):
     }
 
 
-def heat_engines_class():
-    """HeatEngines, defined once the fixtures package is importable."""
-    import shutil
+class HeatEngines(service.Service):
+    """`count` heat-engine processes of one heat.conf."""
 
-    from heat_lifecycle_plugins import cli
-    from heat_lifecycle_plugins.fixtures import conf
-    from heat_lifecycle_plugins.fixtures import process
-    from heat_lifecycle_plugins.fixtures import service
+    stop_timeout = 40  # heat-engine can take 10-30 s to stop
 
-    from benchmarks import harness
+    def __init__(self, workdir, mariadb, rabbitmq, count):
+        super(HeatEngines, self).__init__(workdir)
+        self.mariadb = mariadb
+        self.rabbitmq = rabbitmq
+        self.count = count
 
-    class HeatEngines(service.Service):
-        """`count` heat-engine processes of one heat.conf."""
+    def _start(self):
+        plugin_dir = self.path('plugins')
+        empty_dir = self.path('empty')
+        os.makedirs(empty_dir, exist_ok=True)
+        cli.install_loader(plugin_dir)
+        shutil.copy(harness.UPSTREAM_PLUGIN, plugin_dir)
+        self.conf = conf.write_ini(self.path('heat.conf'),
+                                   engine_settings(
+            self.rabbitmq, self.mariadb.create_database(), plugin_dir,
+            empty_dir))
+        process.run(self._command('heat.cmd.manage') + ['db_sync'],
+                    'heat-manage db_sync')
+        self.engines = [self.spawn('heat-engine-%d' % i,
+                                   self._command('heat.cmd.engine'),
+                                   cwd=self.workdir)
+                        for i in range(self.count)]
+        process.wait_until(self._started, 120, 'heat-engine processes',
+                           interval=0.2)
 
-        stop_timeout = 40  # heat-engine can take 10-30 s to stop
+    def _command(self, module):
+        return [sys.executable, '-c',
+                'import sys; from %s import main; sys.exit(main())'
+                % module, '--config-file', self.conf]
 
-        def __init__(self, workdir, mariadb, rabbitmq, count):
-            super(HeatEngines, self).__init__(workdir)
-            self.mariadb = mariadb
-            self.rabbitmq = rabbitmq
-            self.count = count
-
-        def _start(self):
-            plugin_dir = self.path('plugins')
-            empty_dir = self.path('empty')
-            os.makedirs(empty_dir, exist_ok=True)
-            cli.install_loader(plugin_dir)
-            shutil.copy(harness.UPSTREAM_PLUGIN, plugin_dir)
-            self.conf = conf.write_ini(self.path('heat.conf'),
-                                       engine_settings(
-                self.rabbitmq, self.mariadb.create_database(), plugin_dir,
-                empty_dir))
-            process.run(self._command('heat.cmd.manage') + ['db_sync'],
-                        'heat-manage db_sync')
-            self.engines = [self.spawn('heat-engine-%d' % i,
-                                       self._command('heat.cmd.engine'),
-                                       cwd=self.workdir)
-                            for i in range(self.count)]
-            process.wait_until(self._started, 120, 'heat-engine processes',
-                               interval=0.2)
-
-        def _command(self, module):
-            return [sys.executable, '-c',
-                    'import sys; from %s import main; sys.exit(main())'
-                    % module, '--config-file', self.conf]
-
-        def _started(self):
-            for i in range(self.count):
-                with open(self.path('heat-engine-%d.log' % i),
-                          errors='replace') as f:
-                    if ' is started' not in f.read():
-                        return False
-            return True
-
-    return HeatEngines
+    def _started(self):
+        for i in range(self.count):
+            with open(self.path('heat-engine-%d.log' % i),
+                      errors='replace') as f:
+                if ' is started' not in f.read():
+                    return False
+        return True
 
 
 def start_engines(stack, workdir, count):
     """MariaDB, RabbitMQ and `count` heat-engine processes; (url, pids)."""
-    from heat_lifecycle_plugins.fixtures.mariadb import MariaDB
-    from heat_lifecycle_plugins.fixtures.rabbitmq import RabbitMQ
-
     mariadb = stack.enter_context(MariaDB(os.path.join(workdir, 'mariadb')))
     rabbitmq = stack.enter_context(RabbitMQ(os.path.join(workdir, 'rabbit')))
-    engines = stack.enter_context(heat_engines_class()(
+    engines = stack.enter_context(HeatEngines(
         os.path.join(workdir, 'engines'), mariadb, rabbitmq, count))
     return rabbitmq.transport_url, [p.pid for p in engines.engines]
 
@@ -128,15 +131,6 @@ def peak_rss(pids):
 
 
 def run_rounds(n, rounds, count, workdir):
-    import contextlib
-
-    from heat_lifecycle_plugins import heat_internals
-    heat_internals.select_engine_runtime()
-    from heat_lifecycle_plugins.fixtures import inprocess_engine
-    from oslo_config import cfg
-
-    from benchmarks import chain
-
     with contextlib.ExitStack() as stack:
         url, pids = start_engines(stack, workdir, count)
         cfg.CONF([], project='heat')
@@ -171,9 +165,6 @@ def run_rounds(n, rounds, count, workdir):
 
 def run(n, rounds, log, count=2):
     """run_rounds in a fresh process; its result (or {'failed': ...})."""
-    import subprocess
-    import tempfile
-
     began = time.monotonic()
     with tempfile.TemporaryDirectory(prefix='hlp-engines-') as workdir:
         proc = subprocess.run(
@@ -194,8 +185,46 @@ def run(n, rounds, log, count=2):
     return result
 
 
+def medians(result):
+    return {kind: {op: harness.median(values) for op, values in ops.items()}
+            for kind, ops in result['samples'].items()}
+
+
+def markdown(result):
+    if result.get('failed'):
+        return 'FAILED: %s' % result['failed']
+    med = medians(result)
+    lines = [
+        '%d unmodified heat-engine processes (one worker each) on one '
+        'RabbitMQ and one MariaDB, driven through the engine RPC API; '
+        'concurrent chain of %d OS::Heat::None; medians of %d rounds; peak '
+        'RSS of the engine processes together %s MiB.' % (
+            result['engines'], result['n'], result['rounds'],
+            report.fmt(result['peak_rss'] / report.MIB, 0)),
+        '',
+        '| operation | ours (s) | in-tree (s) | in-tree / ours |',
+        '|---|---:|---:|---:|']
+    for op in chain.OPERATIONS:
+        o, i = med[chain.OURS][op], med[chain.INTREE][op]
+        lines.append('| %s | %s | %s | %s |' % (
+            op, report.fmt(o), report.fmt(i),
+            report.fmt(harness.ratio(i, o), 1, 'x')))
+    return '\n'.join(lines)
+
+
+def targets(result):
+    title = ('concurrent N=%d on %d engine processes (measured)'
+             % (result['n'], result['engines']))
+    if result.get('failed'):
+        return [(title, result['failed'][:200], 'MISSED')]
+    med = medians(result)
+    return [(title, 'in-tree / ours: ' + ', '.join(
+        '%s %.1fx' % (op, harness.ratio(med[chain.INTREE][op],
+                                        med[chain.OURS][op]))
+        for op in chain.OPERATIONS), 'measured')]
+
+
 def main(argv):
-    import argparse
     p = argparse.ArgumentParser(prog='python -m benchmarks.engines')
     p.add_argument('n', type=int)
     p.add_argument('rounds', type=int)

@@ -102,6 +102,7 @@ class BenchEngine(fixtures.Fixture):
         self.workdir = workdir
         self.forget_threads = forget_threads
         self.max_resources_per_stack = max_resources_per_stack
+        self.last_cpu_share = None
 
     def _setUp(self):
         if not MariaDB.available():
@@ -154,10 +155,15 @@ class BenchEngine(fixtures.Fixture):
 
         start is an RPC call returning the stack identity.
         """
-        began = time.monotonic()
+        began, cpu = time.monotonic(), time.process_time()
         ident = start()
         self.wait(ident, action, timeout)
-        return time.monotonic() - began, ident
+        seconds = time.monotonic() - began
+        # CPU time of this process (the engine's threads and the 20 ms
+        # polls) per second of the operation: close to 1.0 means the
+        # engine kept one core busy, all Python threads can get.
+        self.last_cpu_share = (time.process_time() - cpu) / seconds
+        return seconds, ident
 
     def create(self, template, name, timeout, environment=None):
         eng = self.engine

@@ -51,13 +51,15 @@ def headline_markdown(rows):
 
 def rss_markdown(rows):
     lines = ['| mode | N | kind | rounds | peak RSS (MiB) '
-             '| RSS growth in the round (MiB) |',
-             '|---|---:|---|---:|---:|---:|']
+             '| RSS growth in the round (MiB) '
+             '| engine CPU s per s (create / update / delete) |',
+             '|---|---:|---|---:|---:|---:|---|']
     for r in sorted(rows, key=lambda r: (r['mode'] != 'sequential', r['n'],
                                          r['kind'])):
-        lines.append('| %s | %d | %s | %d | %.0f | %.1f |' % (
+        lines.append('| %s | %d | %s | %d | %.0f | %.1f | %s |' % (
             r['mode'], r['n'], r['kind'], r['rounds'], r['peak_rss'] / MIB,
-            r['rss_growth'] / MIB))
+            r['rss_growth'] / MIB, ' / '.join(
+                fmt(r['cpu_share'][op]) for op in chain.OPERATIONS)))
     return '\n'.join(lines)
 
 

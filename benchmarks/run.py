@@ -23,11 +23,14 @@ from benchmarks import targets
 HERE = os.path.dirname(os.path.abspath(__file__))
 FULL = dict(sizes=[10, 100, 500], concurrent_sizes=[10, 100, 150],
             rounds=3, change_n=50, change_rounds=3, external_rounds=4,
-            scale_sizes=[500, 1000, 2000])
+            scale_sizes=[500, 1000, 2000], engines_n=150, engines_rounds=3)
 QUICK = dict(sizes=[10], concurrent_sizes=[10], rounds=1, change_n=10,
-             change_rounds=1, external_rounds=1, scale_sizes=[100])
-BENCHMARKS = ['chain', 'changes', 'scale', 'external', 'feedback']
-# What --quick runs unless --only says otherwise: scale takes an hour.
+             change_rounds=1, external_rounds=1, scale_sizes=[100],
+             engines_n=10, engines_rounds=1)
+BENCHMARKS = ['chain', 'changes', 'engines', 'scale', 'external',
+              'feedback']
+# What --quick runs unless --only says otherwise: scale takes an hour,
+# engines starts RabbitMQ and two heat-engine processes.
 QUICK_BENCHMARKS = ['chain', 'changes', 'external', 'feedback']
 
 
@@ -35,7 +38,10 @@ def parse_args(argv):
     p = argparse.ArgumentParser(
         prog='benchmarks/run.sh',
         description='Benchmarks of our Heat types against the in-tree ones '
-                    '(medians, ratios ours / in-tree).')
+                    '(medians, ratios ours / in-tree).',
+        epilog='run.sh takes --heat SERIES as its first option: the Heat '
+               'series whose venv runs the benchmarks (default: the '
+               'newest); results then go to benchmarks/results/SERIES.')
     p.add_argument('--quick', action='store_true',
                    help='smallest N, one round (a smoke run, minutes)')
     p.add_argument('--sizes', type=int, nargs='*',
@@ -127,6 +133,14 @@ def run(argv=None):
                              % plan['change_n'],
                              report.changes_markdown(changes,
                                                      plan['change_n'])))
+        if 'engines' in plan['only']:
+            from benchmarks import engines
+            log('Concurrent chain on two heat-engine processes')
+            result = engines.run(plan['engines_n'], plan['engines_rounds'],
+                                 log)
+            measured['engines'] = result
+            sections.append(('Concurrent N=%d on two heat-engine processes'
+                             % plan['engines_n'], engines.markdown(result)))
         if 'scale' in plan['only']:
             from benchmarks import scale
             log('Scale on an unpatched engine, one run per process')

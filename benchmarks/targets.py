@@ -95,6 +95,9 @@ def markdown(measured):
         rows += chain_targets(measured['chain'])
     if 'changes' in measured:
         rows += change_targets(*measured['changes'])
+    if 'engines' in measured:
+        from benchmarks import engines
+        rows += engines.targets(measured['engines'])
     if 'scale' in measured:
         rows += scale_targets(measured['scale'])
     if 'feedback' in measured:

@@ -41,6 +41,17 @@ LOG = logging.getLogger(__name__)
 MEMBERS_DATA_KEY = 'chain_members'
 
 
+def _polled(check_name):
+    """StackResource's check `check_name`, polled within one call."""
+    def check(self, cookie=None):
+        stack_resource_check = getattr(super(ResourceChain, self),
+                                       check_name)
+        return nested_completion.poll_until(
+            lambda: stack_resource_check(cookie))
+    check.__name__ = check_name
+    return check
+
+
 class ResourceChain(stack_resource.StackResource):
     """Creates one resource per type listed in ``resources``.
 
@@ -149,8 +160,14 @@ class ResourceChain(stack_resource.StackResource):
         """(names, segments) for `types`; segments None: not segmented."""
         stored = self._stored_members()
         if stored is None:
-            # New chain, or one created by the in-tree type: index names.
-            return chain_plan.index_names(types), None
+            # A new chain (validated before its create: the layout the
+            # create makes, whose validation stays linear in its length),
+            # or one created by the in-tree type: index names, one stack.
+            segments = None
+            if self.resource_id is None:
+                segments = chain_segments.initial_segments(
+                    len(types), self._segment_size())
+            return chain_plan.index_names(types), segments
         names = chain_plan.plan_member_names(stored['types'],
                                              stored['names'], types)
         if stored.get('segments') is None:
@@ -314,9 +331,7 @@ class ResourceChain(stack_resource.StackResource):
 
     def handle_create(self):
         types = self._types()
-        names = chain_plan.index_names(types)
-        segments = chain_segments.initial_segments(len(types),
-                                                   self._segment_size())
+        names, segments = self._plan(types)
         self._store_members(types, names, segments)
         return self.create_with_template(
             self._chain_template(types, names, segments))
@@ -336,26 +351,9 @@ class ResourceChain(stack_resource.StackResource):
 
     # -- completion: noticed within one check, not a second later -----------
 
-    def check_create_complete(self, cookie=None):
-        return nested_completion.poll_until(
-            lambda: super(ResourceChain, self).check_create_complete(cookie))
-
-    def check_update_complete(self, cookie=None):
-        return nested_completion.poll_until(
-            lambda: super(ResourceChain, self).check_update_complete(cookie))
-
-    def check_delete_complete(self, cookie=None):
-        return nested_completion.poll_until(
-            lambda: super(ResourceChain, self).check_delete_complete(cookie))
-
-    def check_suspend_complete(self, cookie=None):
-        return nested_completion.poll_until(
-            lambda: super(ResourceChain, self).check_suspend_complete(cookie))
-
-    def check_resume_complete(self, cookie=None):
-        return nested_completion.poll_until(
-            lambda: super(ResourceChain, self).check_resume_complete(cookie))
-
-    def check_check_complete(self, cookie=None):
-        return nested_completion.poll_until(
-            lambda: super(ResourceChain, self).check_check_complete(cookie))
+    check_create_complete = _polled('check_create_complete')
+    check_update_complete = _polled('check_update_complete')
+    check_delete_complete = _polled('check_delete_complete')
+    check_suspend_complete = _polled('check_suspend_complete')
+    check_resume_complete = _polled('check_resume_complete')
+    check_check_complete = _polled('check_check_complete')

@@ -122,11 +122,7 @@ def test_concurrent_segments_stay_within_the_limit(segments_of_3, group):
     types = [A, B, C, A, B, C, A]
     ident = engine.create(CHAIN, params=params(types, group, concurrent=True,
                                                limit=2, rendezvous=2))
-    in_progress, most = 0, 0
-    for event, _t in chain_members.events(group):
-        in_progress += 1 if event == 'create-start' else -1
-        most = max(most, in_progress)
-    assert most == 2
+    assert chain_members.most_creating(group) == 2
     assert engine.outputs(ident)['kinds'] == types
 
 
