@@ -217,9 +217,9 @@ CONTRACT = (
          used='forget_finished_threads (benchmarks)'),
     Name('heat.engine.service:ThreadGroup.add_thread',
          refers_to=('threads', 'max_threads'), since=releases.THREADS_SINCE,
-         used='spent_thread_budgets (benchmarks)'),
+         used='threads_spent (benchmarks, tests)'),
     Name('heat.engine.service:ThreadGroupManager.start',
-         refers_to=('groups',), used='spent_thread_budgets (benchmarks)'),
+         refers_to=('groups',), used='threads_spent (benchmarks, tests)'),
 )
 
 
@@ -396,15 +396,21 @@ def forget_finished_threads():
     service.ThreadGroup.add_thread = add_thread
 
 
-def spent_thread_budgets(engine_service):
-    """Ids of the stacks that have no thread left in this engine.
+def threads_spent(engine_service):
+    """{stack id: (threads spent, thread budget)} in this engine.
 
-    Heat 25.0 on: their ThreadGroup holds max_threads threads and refuses
-    the next one, so an operation of that stack waits forever (benchmarks
-    stop waiting for it). Always empty on 24.x (eventlet pools).
+    Heat 25.0 on: each stack's ThreadGroup keeps every thread it started
+    and refuses one past its budget, so an operation of a stack that spent
+    it waits forever. Empty on 24.x (eventlet pools free their threads).
     """
     if heat_version() < releases.THREADS_SINCE:
-        return []
+        return {}
     groups = dict(engine_service.thread_group_mgr.groups)
-    return [stack_id for stack_id, group in groups.items()
-            if len(group.threads) >= group.thread_pool_size]
+    return {stack_id: (len(group.threads), group.thread_pool_size)
+            for stack_id, group in groups.items()}
+
+
+def spent_thread_budgets(engine_service):
+    """Ids of the stacks that have no thread left in this engine."""
+    return [stack_id for stack_id, (spent, budget) in
+            threads_spent(engine_service).items() if spent >= budget]

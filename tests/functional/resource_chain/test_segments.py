@@ -10,6 +10,8 @@ import pytest
 from heat.engine import resources
 from heat.engine.resources.openstack.heat import resource_chain as in_tree
 
+from heat_lifecycle_plugins import heat_internals
+from heat_lifecycle_plugins import releases
 from heat_lifecycle_plugins.resources import resource_chain as ours
 from tests.functional.resource_chain import chain_members
 from tests.functional.resource_chain.templates import ATTRIBUTES
@@ -174,3 +176,28 @@ def test_attributes_of_a_short_segmented_chain(segments_of_3, group):
     assert out['kind_by_index'] == {'0': A, '1': B, '2': C, '3': A}
     engine.delete(ident)
     assert ('delete', A) in chain_members.events(group)
+
+
+def test_no_stack_spends_more_threads_than_a_segment(segments_of_3,
+                                                     group):
+    # Heat 25+ gives each stack 1000 threads per engine worker, one per
+    # event: a flat chain of 12 would spend 2 x 12 + 3 per operation in one
+    # stack; in segments of 3 no stack spends more than a segment of 3 or
+    # the chain's stack of 4 segments.
+    if heat_internals.heat_version() < releases.THREADS_SINCE:
+        pytest.skip('eventlet engines (Heat 24.x) free their threads')
+    engine = segments_of_3
+    ident = engine.create(CHAIN, params=params([A] * 12, group))
+    stacks = {ident['stack_id']}
+    stacks.update(r['physical_resource_id']
+                  for r in engine.resources(ident, nested_depth=1)
+                  if r['resource_type'] == 'OS::Heat::ResourceChain')
+    assert len(stacks) == 6  # the stack, the chain's, 4 segments
+    engine.update(ident, CHAIN, params=params([A] * 12, group, value='v2'))
+    spent = heat_internals.threads_spent(engine.service)
+    per_stack = [spent[s][0] for s in stacks]
+    # Create and update: two events per member (or segment) and operation
+    # and three of the stack itself per operation.
+    assert max(per_stack) <= 2 * (2 * 4 + 3)
+    assert sum(per_stack) >= 2 * 12
+    engine.delete(ident)
