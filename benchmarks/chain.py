@@ -8,7 +8,11 @@
    (sequential: each on the one before; concurrent: all between one start and
    one end node, the shape the engine runs fastest, see below).
 3. One entry inserted at position 0 of a sequential chain of 50 whose entries
-   alternate between two types: members replaced and update time.
+   alternate between two types, and one entry removed from the middle:
+   members replaced and created, update time, for ours, in-tree and the
+   floor (the same change made to a flat template: a new first resource
+   that the old first one depends on; the middle resource removed and its
+   successor depending on its predecessor).
 
 Convergence pauses 1 s after starting each resource that depends on nothing
 (heat.engine.stack.Stack.converge_stack), so N independent resources take
@@ -96,15 +100,18 @@ def lifecycle_round(bench, kind, n, concurrent, tag):
                                   'c' if concurrent else 's', n, tag)
     bench.rss.reset()
     start_rss = bench.rss.peak
-    times = {}
+    times, cpu = {}, {}
     template, env = stack_args(kind, n, concurrent, 'v1')
     times['create'], ident = bench.create(template, name, timeout,
                                           environment=env)
+    cpu['create'] = bench.last_cpu_share
     template, env = stack_args(kind, n, concurrent, 'v2')
     times['update'] = bench.update(ident, template, timeout,
                                    environment=env)
+    cpu['update'] = bench.last_cpu_share
     times['delete'] = bench.delete(ident, timeout)
-    return times, bench.rss.peak, bench.rss.peak - start_rss
+    cpu['delete'] = bench.last_cpu_share
+    return times, cpu, bench.rss.peak, bench.rss.peak - start_rss
 
 
 def run_lifecycle(bench, sizes, rounds, concurrent_sizes, log):
@@ -115,13 +122,15 @@ def run_lifecycle(bench, sizes, rounds, concurrent_sizes, log):
         samples = {k: {op: [] for op in OPERATIONS} for k in
                    (OURS, INTREE, FLOOR)}
         peaks = {k: [] for k in samples}
+        cpu = {k: {op: [] for op in OPERATIONS} for k in samples}
         for r in range(rounds_for(rounds, n, concurrent)):
             # Interleaved, so machine load hits every kind alike.
             for kind in (OURS, INTREE, FLOOR):
-                times, peak, grow = lifecycle_round(
+                times, shares, peak, grow = lifecycle_round(
                     bench, kind, n, concurrent, 'r%d' % r)
                 for op in OPERATIONS:
                     samples[kind][op].append(times[op])
+                    cpu[kind][op].append(shares[op])
                 peaks[kind].append((peak, grow))
                 log('  %-10s N=%-4d %-7s round %d: %s' % (
                     'concurrent' if concurrent else 'sequential', n, kind, r,
@@ -134,6 +143,8 @@ def run_lifecycle(bench, sizes, rounds, concurrent_sizes, log):
                 'rounds': len(samples[kind]['create']),
                 'median': {op: harness.median(samples[kind][op])
                            for op in OPERATIONS},
+                'cpu_share': {op: harness.median(cpu[kind][op])
+                              for op in OPERATIONS},
                 'peak_rss': max(p for p, _g in peaks[kind]),
                 'rss_growth': max(g for _p, g in peaks[kind]),
             })
@@ -147,52 +158,87 @@ def rounds_for(rounds, n, concurrent):
     return rounds
 
 
-def member_ids(bench, ident):
-    """Physical ids of the chain's members (nested stack resources)."""
+CHANGES = ('insert at 0', 'remove mid-list')
+
+
+def changed_types(types, change):
+    """(types, flat resource names) after `change`.
+
+    The flat floor keeps every other resource's name.
+    """
+    names = [str(i) for i in range(len(types))]
+    if change == CHANGES[0]:
+        # The new first entry has the other type than the old first one,
+        # so every later entry of an index-named chain changes type.
+        return [INSERT_TYPES[1]] + types, ['new'] + names
+    middle = len(types) // 2
+    return (types[:middle] + types[middle + 1:],
+            names[:middle] + names[middle + 1:])
+
+
+def flat_template(types, names):
+    """The floor of a change: resources `names` in a sequential flat stack."""
+    resources = {}
+    for i, (rtype, name) in enumerate(zip(types, names)):
+        resources[name] = {'type': rtype}
+        if i:
+            resources[name]['depends_on'] = [names[i - 1]]
+    return {'heat_template_version': '2015-04-30', 'resources': resources}
+
+
+def change_templates(kind, n, change):
+    types = [INSERT_TYPES[i % 2] for i in range(n)]
+    new_types, new_names = changed_types(types, change)
+    if kind == FLOOR:
+        return (flat_template(types, [str(i) for i in range(n)]),
+                flat_template(new_types, new_names))
+    chain_type = OUR_CHAIN if kind == OURS else UPSTREAM_CHAIN
+    return (chain_template(chain_type, types, False),
+            chain_template(chain_type, new_types, False))
+
+
+def member_ids(bench, kind, ident):
+    """Physical ids of the members (the floor: of the stack's resources)."""
+    if kind == FLOOR:
+        return set(bench.engine.physical_ids(ident).values())
     return {r['physical_resource_id']
             for r in bench.engine.resources(ident, nested_depth=1)
             if r.get('parent_resource') == 'chain'}
 
 
-def insert_round(bench, kind, n, tag):
-    chain_type = OUR_CHAIN if kind == OURS else UPSTREAM_CHAIN
-    types = [INSERT_TYPES[i % 2] for i in range(n)]
-    # The new first entry has the other type than the old first one, so
-    # every later entry of an index-named chain changes type.
-    inserted = [INSERT_TYPES[1]] + types
+def change_round(bench, kind, n, change, tag):
+    before_t, after_t = change_templates(kind, n, change)
+    expected = n + 1 if change == CHANGES[0] else n - 1
     timeout = 120 + 2 * n
-    _t, ident = bench.create(chain_template(chain_type, types, False),
-                             'bench-insert-%s-%s' % (
-                                 kind.replace('-', ''), tag), timeout)
-    before = member_ids(bench, ident)
-    seconds = bench.update(ident, chain_template(chain_type, inserted, False),
-                           timeout)
-    after = member_ids(bench, ident)
+    _t, ident = bench.create(before_t, 'bench-change-%s-%s' % (
+        kind.replace('-', ''), tag), timeout)
+    before = member_ids(bench, kind, ident)
+    seconds = bench.update(ident, after_t, timeout)
+    after = member_ids(bench, kind, ident)
     bench.delete(ident, timeout)
-    if len(after) != n + 1:
-        raise harness.BenchmarkError('%s chain has %d members after the '
-                                     'insert, not %d' % (kind, len(after),
-                                                         n + 1))
+    if len(after) != expected:
+        raise harness.BenchmarkError('%s has %d members after %s, not %d'
+                                     % (kind, len(after), change, expected))
     return seconds, len(before - after), len(after - before)
 
 
-def run_insert(bench, n, rounds, log):
-    """Item 3: {kind: {update, replaced, created}} medians."""
+def run_changes(bench, n, rounds, log):
+    """Item 3: {change: {kind: {update, replaced, created, rounds}}}."""
     results = {}
-    samples = {OURS: [], INTREE: []}
-    for r in range(rounds):
-        for kind in samples:
-            seconds, replaced, created = insert_round(bench, kind, n,
-                                                      'r%d' % r)
-            samples[kind].append((seconds, replaced, created))
-            log('  insert at 0 of %d, %-7s round %d: update %.2fs, '
-                '%d members replaced, %d created' % (
-                    n, kind, r, seconds, replaced, created))
-    for kind, rows in samples.items():
-        results[kind] = {
+    for change in CHANGES:
+        samples = {OURS: [], INTREE: [], FLOOR: []}
+        for r in range(rounds):
+            for kind in samples:
+                seconds, replaced, created = change_round(
+                    bench, kind, n, change, 'r%d' % r)
+                samples[kind].append((seconds, replaced, created))
+                log('  %s of %d, %-7s round %d: update %.2fs, %d members '
+                    'gone, %d created' % (change, n, kind, r, seconds,
+                                          replaced, created))
+        results[change] = {kind: {
             'update': harness.median([s for s, _r, _c in rows]),
             'replaced': harness.median([rp for _s, rp, _c in rows]),
             'created': harness.median([c for _s, _r, c in rows]),
             'rounds': len(rows),
-        }
+        } for kind, rows in samples.items()}
     return results

@@ -96,9 +96,13 @@ class BenchEngine(fixtures.Fixture):
     MariaDB is stopped by its PID.
     """
 
-    def __init__(self, workdir):
+    def __init__(self, workdir, forget_threads=True,
+                 max_resources_per_stack=None):
         super(BenchEngine, self).__init__()
         self.workdir = workdir
+        self.forget_threads = forget_threads
+        self.max_resources_per_stack = max_resources_per_stack
+        self.last_cpu_share = None
 
     def _setUp(self):
         if not MariaDB.available():
@@ -109,33 +113,57 @@ class BenchEngine(fixtures.Fixture):
         # Heat 25-27's per-stack ThreadGroup refuses the 1001st thread and
         # never frees finished ones: every event takes one, so one engine
         # worker runs at most ~1000 events of a stack in its lifetime (a
-        # 500-member chain fails to create). heat-engine spreads that over
-        # workers; this single in-process worker cannot, so the benchmark
-        # drops finished threads, for every type alike.
-        heat_internals.forget_finished_threads()
+        # 500-member flat chain fails to create). The lifecycle benchmarks
+        # drop finished threads, for every kind alike; the scale benchmark
+        # (forget_threads=False) runs the engine as it is.
+        if self.forget_threads:
+            heat_internals.forget_finished_threads()
         serialize_sync_point_parsing()
         self.engine = self.useFixture(inprocess_engine.InProcessEngine(
             os.path.join(self.workdir, 'heat-engine'),
             self.mariadb.create_database(), plugins=[UPSTREAM_PLUGIN]))
+        if self.max_resources_per_stack is not None:
+            from oslo_config import cfg
+            cfg.CONF.set_override('max_resources_per_stack',
+                                  self.max_resources_per_stack)
         self.rss = PeakRSS().start()
         self.addCleanup(self.rss.stop)
 
     # -- timed stack operations ---------------------------------------------
 
     def wait(self, ident, action, timeout):
-        """Wait for `action` to end COMPLETE; the stack (None if deleted)."""
+        """Wait for `action` to end COMPLETE; the stack (None if deleted).
+
+        Without forget_threads, a stack whose thread budget is spent never
+        ends its action: stop waiting then.
+        """
         return self.engine.wait(ident, action, 'COMPLETE', timeout,
-                                interval=0.02)
+                                interval=0.02, on_poll=self._check_budgets)
+
+    def _check_budgets(self, state):
+        if self.forget_threads:
+            return
+        spent = heat_internals.spent_thread_budgets(self.engine.service)
+        if spent:
+            raise BenchmarkError(
+                'the thread budget of stack %s is spent (Heat refuses its '
+                'next thread: "Maximum number of threads reached")'
+                % ', '.join(spent))
 
     def timed(self, action, start, timeout):
         """Run start(), wait for `action` to complete; (seconds, identity).
 
         start is an RPC call returning the stack identity.
         """
-        began = time.monotonic()
+        began, cpu = time.monotonic(), time.process_time()
         ident = start()
         self.wait(ident, action, timeout)
-        return time.monotonic() - began, ident
+        seconds = time.monotonic() - began
+        # CPU time of this process (the engine's threads and the 20 ms
+        # polls) per second of the operation: close to 1.0 means the
+        # engine kept one core busy, all Python threads can get.
+        self.last_cpu_share = (time.process_time() - cpu) / seconds
+        return seconds, ident
 
     def create(self, template, name, timeout, environment=None):
         eng = self.engine

@@ -51,26 +51,47 @@ def headline_markdown(rows):
 
 def rss_markdown(rows):
     lines = ['| mode | N | kind | rounds | peak RSS (MiB) '
-             '| RSS growth in the round (MiB) |',
-             '|---|---:|---|---:|---:|---:|']
+             '| RSS growth in the round (MiB) '
+             '| engine CPU s per s (create / update / delete) |',
+             '|---|---:|---|---:|---:|---:|---|']
     for r in sorted(rows, key=lambda r: (r['mode'] != 'sequential', r['n'],
                                          r['kind'])):
-        lines.append('| %s | %d | %s | %d | %.0f | %.1f |' % (
+        lines.append('| %s | %d | %s | %d | %.0f | %.1f | %s |' % (
             r['mode'], r['n'], r['kind'], r['rounds'], r['peak_rss'] / MIB,
-            r['rss_growth'] / MIB))
+            r['rss_growth'] / MIB, ' / '.join(
+                fmt(r['cpu_share'][op]) for op in chain.OPERATIONS)))
     return '\n'.join(lines)
 
 
-def insert_markdown(insert, n):
-    ours, intree = insert[chain.OURS], insert[chain.INTREE]
-    lines = ['| kind | members replaced | members created | update (s) |',
-             '|---|---:|---:|---:|']
-    for kind, r in ((chain.OURS, ours), (chain.INTREE, intree)):
-        lines.append('| %s | %d | %d | %s |' % (
-            kind, r['replaced'], r['created'], fmt(r['update'])))
-    lines.append('')
-    lines.append('In-tree / ours update time at N = %d: %s.' % (
-        n, fmt(harness.ratio(intree['update'], ours['update']), 1, 'x')))
+def changes_markdown(changes, n):
+    lines = ['| change | kind | members gone | members created | update (s) '
+             '| / floor | / in-tree |',
+             '|---|---|---:|---:|---:|---:|---:|']
+    for change, kinds in changes.items():
+        floor, intree = kinds[chain.FLOOR], kinds[chain.INTREE]
+        for kind in (chain.OURS, chain.INTREE, chain.FLOOR):
+            r = kinds[kind]
+            lines.append('| %s of %d | %s | %d | %d | %s | %s | %s |' % (
+                change, n, kind, r['replaced'], r['created'],
+                fmt(r['update']),
+                fmt(harness.ratio(r['update'], floor['update']), 2, 'x'),
+                fmt(harness.ratio(r['update'], intree['update']), 2, 'x')))
+    return '\n'.join(lines)
+
+
+def scale_markdown(results):
+    from benchmarks import scale
+    lines = ['| mode | N | kind | %s | peak RSS (MiB) | result |' % (
+        ' | '.join('%s (s)' % s for s in scale.STEPS)),
+        '|---|---:|---|%s---:|---|' % ('---:|' * len(scale.STEPS))]
+    for r in sorted(results, key=lambda r: (r['mode'] != 'sequential',
+                                            r['kind'], r['n'])):
+        lines.append('| %s | %d | %s | %s | %s | %s |' % (
+            r['mode'], r['n'], r['kind'],
+            ' | '.join(fmt(r['times'].get(s), 1) for s in scale.STEPS),
+            fmt(r['peak_rss'] / MIB if r['peak_rss'] else None, 0),
+            ('FAILED at ' + r['failed']).replace('|', '/')
+            if r['failed'] else 'ok'))
     return '\n'.join(lines)
 
 

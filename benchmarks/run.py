@@ -23,19 +23,28 @@ from benchmarks import report
 from benchmarks import targets
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-FULL = dict(sizes=[10, 100, 500], concurrent_sizes=[10, 100], rounds=3,
-            insert_n=50, insert_rounds=3, external_rounds=8,
-            external_long=60)
-QUICK = dict(sizes=[10], concurrent_sizes=[10], rounds=1, insert_n=10,
-             insert_rounds=1, external_rounds=1,
-             external_long=5)
+FULL = dict(sizes=[10, 100, 500], concurrent_sizes=[10, 100, 150],
+            rounds=3, change_n=50, change_rounds=3, external_rounds=8,
+            external_long=60, scale_sizes=[500, 1000, 2000], engines_n=150,
+            engines_rounds=3, signals=5000)
+QUICK = dict(sizes=[10], concurrent_sizes=[10], rounds=1, change_n=10,
+             change_rounds=1, external_rounds=1, external_long=5,
+             scale_sizes=[100], engines_n=10, engines_rounds=1, signals=1500)
+BENCHMARKS = ['chain', 'changes', 'engines', 'scale', 'external',
+              'feedback', 'signals']
+# What --quick runs unless --only says otherwise: scale takes an hour,
+# engines starts RabbitMQ and two heat-engine processes.
+QUICK_BENCHMARKS = ['chain', 'changes', 'external', 'feedback', 'signals']
 
 
 def parse_args(argv):
     p = argparse.ArgumentParser(
         prog='benchmarks/run.sh',
         description='Benchmarks of our Heat types against the in-tree ones '
-                    '(medians, ratios ours / in-tree).')
+                    '(medians, ratios ours / in-tree).',
+        epilog='run.sh takes --heat SERIES as its first option: the Heat '
+               'series whose venv runs the benchmarks (default: the '
+               'newest); results then go to benchmarks/results/SERIES.')
     p.add_argument('--quick', action='store_true',
                    help='smallest N, one round (a smoke run, minutes)')
     p.add_argument('--sizes', type=int, nargs='*',
@@ -43,9 +52,10 @@ def parse_args(argv):
     p.add_argument('--concurrent-sizes', type=int, nargs='*',
                    help='chain sizes of the concurrent runs')
     p.add_argument('--rounds', type=int, help='rounds per size')
-    p.add_argument('--only', nargs='+',
-                   choices=['chain', 'insert', 'external', 'feedback',
-                            'signals'],
+    p.add_argument('--scale-sizes', type=int, nargs='*',
+                   help='chain sizes of the scale runs (ours; in-tree goes '
+                        'up its own ladder until a size fails)')
+    p.add_argument('--only', nargs='+', choices=BENCHMARKS,
                    help='run only these benchmarks')
     p.add_argument('--results-dir', default=os.path.join(HERE, 'results'),
                    help='where results.md and chain.png go')
@@ -53,14 +63,17 @@ def parse_args(argv):
                                      'temporary one, removed afterwards)')
     args = p.parse_args(argv)
     plan = dict(QUICK if args.quick else FULL)
-    for key in ('sizes', 'concurrent_sizes', 'rounds'):
+    for key in ('sizes', 'concurrent_sizes', 'rounds', 'scale_sizes'):
         if getattr(args, key) is not None:
             plan[key] = getattr(args, key)
     plan['only'] = set(args.only or
-                       ['chain', 'insert', 'external', 'feedback',
-                        'signals'])
-    plan['signals'] = 1500 if args.quick else 5000
+                       (QUICK_BENCHMARKS if args.quick else BENCHMARKS))
     return args, plan
+
+
+def heat_release():
+    import importlib.metadata
+    return importlib.metadata.version('openstack-heat')
 
 
 def machine_section(started, load_before):
@@ -74,9 +87,10 @@ def machine_section(started, load_before):
         '- Load average (1/5/15 min) before: %s; after: %s' % (
             '/'.join('%.2f' % v for v in load_before),
             '/'.join('%.2f' % v for v in load_after)),
-        '- One in-process heat-engine (convergence, fake:// RPC, private '
-        'MariaDB) runs ours and the in-tree type side by side; rounds are '
-        'interleaved ours / in-tree / floor; figures are medians.',
+        '- Heat %s. One in-process heat-engine (convergence, fake:// RPC, '
+        'private MariaDB) runs ours and the in-tree type side by side; '
+        'rounds are interleaved ours / in-tree / floor; figures are '
+        'medians.' % heat_release(),
     ])
 
 
@@ -125,15 +139,32 @@ def run(argv=None):
             with open(os.path.join(args.results_dir, 'headline.rst'),
                       'w') as f:
                 f.write(report.headline_rst(rows) + '\n')
-        if 'insert' in plan['only']:
-            log('Insert at position 0 (item 3)')
-            insert = chain.run_insert(bench, plan['insert_n'],
-                                      plan['insert_rounds'], log)
-            measured['insert'] = (plan['insert_n'], insert)
-            sections.append(('Insert one entry at position 0 of %d'
-                             % plan['insert_n'],
-                             report.insert_markdown(insert,
-                                                    plan['insert_n'])))
+        if 'changes' in plan['only']:
+            log('Insert at 0 and removal mid-list (item 3)')
+            changes = chain.run_changes(bench, plan['change_n'],
+                                        plan['change_rounds'], log)
+            measured['changes'] = (plan['change_n'], changes)
+            sections.append(('Insert at 0 and removal mid-list of %d'
+                             % plan['change_n'],
+                             report.changes_markdown(changes,
+                                                     plan['change_n'])))
+        if 'engines' in plan['only']:
+            from benchmarks import engines
+            log('Concurrent chain on two heat-engine processes')
+            result = engines.run(plan['engines_n'], plan['engines_rounds'],
+                                 log)
+            measured['engines'] = result
+            sections.append(('Concurrent N=%d on two heat-engine processes'
+                             % plan['engines_n'], engines.markdown(result)))
+        if 'scale' in plan['only']:
+            from benchmarks import scale
+            log('Scale on an unpatched engine, one run per process')
+            results = scale.run(plan['scale_sizes'],
+                                ('sequential', 'concurrent'), log)
+            measured['scale'] = results
+            sections.append(('Scale: create, two full updates, delete on '
+                             'an unpatched engine', scale.NOTE + '\n\n' +
+                             report.scale_markdown(results)))
         if 'external' in plan['only']:
             from benchmarks import external
             log('ExternalResource against a real Mistral (item 5)')

@@ -69,15 +69,29 @@ engine_opts = [
 ]
 
 
+chain_opts = [
+    cfg.IntOpt('chain_segment_size', default=50, min=0,
+               help='Most members an OS::Heat::ResourceChain created with '
+                    'more members keeps in one nested stack: it spreads '
+                    'them over nested stacks (segments) of at most this '
+                    'many. Heat 25-27 let each stack dispatch about 1000 '
+                    'events in one engine worker\'s lifetime, two per '
+                    'member and operation, so smaller stacks survive more '
+                    'operations. 0: one nested stack whatever the length. '
+                    'A chain keeps the layout it was created with.'),
+]
+
+
 def register_opts(conf=cfg.CONF):
     conf.register_group(GROUP)
     conf.register_opts(mistral_opts, group=GROUP)
     conf.register_opts(engine_opts, group=GROUP)
+    conf.register_opts(chain_opts, group=GROUP)
 
 
 def list_opts():
     """Entry point of the oslo.config.opts namespace."""
-    return [(GROUP, mistral_opts + engine_opts)]
+    return [(GROUP, mistral_opts + engine_opts + chain_opts)]
 
 
 register_opts()

@@ -249,6 +249,11 @@ CONTRACT = (
          '(self, func, *args, **kwargs)', refers_to=('threads', '_lock'),
          since=releases.THREADS_SINCE,
          used='forget_finished_threads (opt-in engine option, benchmarks)'),
+    Name('heat.engine.service:ThreadGroup.add_thread',
+         refers_to=('threads', 'max_threads'), since=releases.THREADS_SINCE,
+         used='threads_spent (benchmarks, tests)'),
+    Name('heat.engine.service:ThreadGroupManager.start',
+         refers_to=('groups',), used='threads_spent (benchmarks, tests)'),
 )
 
 
@@ -435,3 +440,23 @@ def forget_finished_threads():
     add_thread.forgets_finished = True
     service.ThreadGroup.add_thread = add_thread
     return True
+
+
+def threads_spent(engine_service):
+    """{stack id: (threads spent, thread budget)} in this engine.
+
+    Heat 25.0 on: each stack's ThreadGroup keeps every thread it started
+    and refuses one past its budget, so an operation of a stack that spent
+    it waits forever. Empty on 24.x (eventlet pools free their threads).
+    """
+    if heat_version() < releases.THREADS_SINCE:
+        return {}
+    groups = dict(engine_service.thread_group_mgr.groups)
+    return {stack_id: (len(group.threads), group.thread_pool_size)
+            for stack_id, group in groups.items()}
+
+
+def spent_thread_budgets(engine_service):
+    """Ids of the stacks that have no thread left in this engine."""
+    return [stack_id for stack_id, (spent, budget) in
+            threads_spent(engine_service).items() if spent >= budget]

@@ -86,26 +86,44 @@ def chain_template(types, names, member_properties, concurrent, limit,
     (Heat's referenced_attrs(): names or (name, path...) tuples); each gets
     a nested output.
     """
+    items = [(name, member_definition(rtype, member_properties))
+             for rtype, name in zip(types, names)]
+    return items_template(items, concurrent, limit,
+                          attribute_outputs(names, referenced_attrs))
+
+
+def member_definition(rtype, member_properties):
+    defn = {'type': rtype}
+    if member_properties:
+        defn['properties'] = member_properties
+    return defn
+
+
+def items_template(items, concurrent, limit, outputs,
+                   version=TEMPLATE_VERSION):
+    """A nested template of (name, definition) items in list order.
+
+    Sequential: each item depends on the one before; concurrent: in
+    `limit` lanes between the two gates.
+    """
+    names = [name for name, _defn in items]
     deps = member_dependencies(names, concurrent, limit)
     resources = {}
-    for rtype, name in zip(types, names):
-        defn = {'type': rtype}
-        if member_properties:
-            defn['properties'] = member_properties
+    for name, defn in items:
         if deps[name]:
-            defn['depends_on'] = deps[name]
+            defn = dict(defn, depends_on=deps[name])
         resources[name] = defn
     if _uses_gates(names, concurrent):
-        # The end gate waits for the last member of each lane: the others
+        # The end gate waits for the last item of each lane: the others
         # are done before those.
         resources[START_GATE] = {'type': GATE_TYPE}
         resources[END_GATE] = {'type': GATE_TYPE,
                                'depends_on': names[-_lane_count(names,
                                                                 limit):]}
     return {
-        'heat_template_version': TEMPLATE_VERSION,
+        'heat_template_version': version,
         'resources': resources,
-        'outputs': attribute_outputs(names, referenced_attrs),
+        'outputs': outputs,
     }
 
 
@@ -177,13 +195,19 @@ def _get_attr(name, *attr_path):
     return {'get_attr': [name] + list(attr_path)}
 
 
-def attribute_outputs(names, referenced_attrs):
-    """Nested outputs for the attributes the parent stack references."""
+def attribute_outputs(names, referenced_attrs, ref=_get_resource,
+                      attr=_get_attr):
+    """Nested outputs for the attributes the parent stack references.
+
+    ref and attr make a member's reference and attribute (see
+    attribute_value); by default the members are resources of the nested
+    stack itself.
+    """
     outputs = {}
-    for attr in referenced_attrs:
-        key, path = (attr, ()) if isinstance(attr, str) else (
-            attr[0], tuple(attr[1:]))
+    for referenced in referenced_attrs:
+        key, path = (referenced, ()) if isinstance(referenced, str) else (
+            referenced[0], tuple(referenced[1:]))
         if has_value(names, key, path):
             outputs[output_name(key, *path)] = {'value': attribute_value(
-                names, key, path, _get_resource, _get_attr)}
+                names, key, path, ref, attr)}
     return outputs

@@ -19,6 +19,7 @@ attribute is made of) is planned in chain_plan, without Heat; this class
 keeps the member list, validates the types and drives the nested stack.
 """
 
+from oslo_config import cfg
 from oslo_log import log as logging
 from oslo_serialization import jsonutils
 
@@ -30,11 +31,25 @@ from heat.engine import properties
 from heat.engine.resources import stack_resource
 from heat.engine import support
 
+from heat_lifecycle_plugins import config
 from heat_lifecycle_plugins.resources import chain_plan
+from heat_lifecycle_plugins.resources import chain_segments
+from heat_lifecycle_plugins.resources import nested_completion
 
 LOG = logging.getLogger(__name__)
 
 MEMBERS_DATA_KEY = 'chain_members'
+
+
+def _polled(check_name):
+    """StackResource's check `check_name`, polled within one call."""
+    def check(self, cookie=None):
+        stack_resource_check = getattr(super(ResourceChain, self),
+                                       check_name)
+        return nested_completion.poll_until(
+            lambda: stack_resource_check(cookie))
+    check.__name__ = check_name
+    return check
 
 
 class ResourceChain(stack_resource.StackResource):
@@ -123,32 +138,50 @@ class ResourceChain(stack_resource.StackResource):
         return list(self.properties[self.RESOURCES] or [])
 
     def _stored_members(self):
-        """(types, names) stored by the last create or update, or None."""
+        """The layout stored by the last create or update, or None.
+
+        {'types': [...], 'names': [...]} and, for a segmented chain,
+        'segments': the segment of each member.
+        """
         raw = self.data().get(MEMBERS_DATA_KEY)
-        if not raw:
-            return None
-        stored = jsonutils.loads(raw)
-        return stored['types'], stored['names']
+        return jsonutils.loads(raw) if raw else None
 
-    def _store_members(self, types, names):
-        self.data_set(MEMBERS_DATA_KEY,
-                      jsonutils.dumps({'types': types, 'names': names}))
+    def _store_members(self, types, names, segments=None):
+        layout = {'types': types, 'names': names}
+        if segments is not None:
+            layout['segments'] = segments
+        self.data_set(MEMBERS_DATA_KEY, jsonutils.dumps(layout))
 
-    def _member_names(self, types=None):
-        """Member names for `types` (default: the current property)."""
-        if types is None:
-            types = self._types()
+    @staticmethod
+    def _segment_size():
+        return cfg.CONF[config.GROUP.name].chain_segment_size
+
+    def _plan(self, types):
+        """(names, segments) for `types`; segments None: not segmented."""
         stored = self._stored_members()
         if stored is None:
-            # New chain, or one created by the in-tree type: index names.
-            return chain_plan.index_names(types)
-        return chain_plan.plan_member_names(stored[0], stored[1], types)
+            # A new chain (validated before its create: the layout the
+            # create makes, whose validation stays linear in its length),
+            # or one created by the in-tree type: index names, one stack.
+            segments = None
+            if self.resource_id is None:
+                segments = chain_segments.initial_segments(
+                    len(types), self._segment_size())
+            return chain_plan.index_names(types), segments
+        names = chain_plan.plan_member_names(stored['types'],
+                                             stored['names'], types)
+        if stored.get('segments') is None:
+            return names, None
+        return chain_segments.plan_segments(
+            stored['names'], stored['segments'], names,
+            self._segment_size() or len(types) or 1)
 
-    def _current_names(self):
+    def _current_layout(self):
+        """(names, segments) of the members as the chain has them now."""
         stored = self._stored_members()
         if stored is not None:
-            return stored[1]
-        return self._member_names()
+            return stored['names'], stored.get('segments')
+        return self._plan(self._types())
 
     # -- validation ----------------------------------------------------------
 
@@ -214,16 +247,23 @@ class ResourceChain(stack_resource.StackResource):
     # -- nested template -----------------------------------------------------
 
     def child_template(self):
-        return self._chain_template(self._types(), self._member_names())
+        return self._chain_template(self._types(),
+                                    *self._plan(self._types()))
 
     def child_params(self):
         return {}
 
-    def _chain_template(self, types, names):
+    def _chain_template(self, types, names, segments):
+        props = self.properties
+        if segments is not None:
+            return chain_segments.segmented_template(
+                self.type(), types, segments,
+                props[self.RESOURCE_PROPERTIES], props[self.CONCURRENT],
+                props[self.CONCURRENCY_LIMIT], self.referenced_attrs())
         return chain_plan.chain_template(
-            types, names, self.properties[self.RESOURCE_PROPERTIES],
-            self.properties[self.CONCURRENT],
-            self.properties[self.CONCURRENCY_LIMIT], self.referenced_attrs())
+            types, names, props[self.RESOURCE_PROPERTIES],
+            props[self.CONCURRENT], props[self.CONCURRENCY_LIMIT],
+            self.referenced_attrs())
 
     # -- attributes ----------------------------------------------------------
 
@@ -231,7 +271,7 @@ class ResourceChain(stack_resource.StackResource):
         if key == self.ATTR_ATTRIBUTES and not path:
             raise exception.InvalidTemplateAttribute(resource=self.name,
                                                      key=key)
-        names = self._current_names()
+        names, segments = self._current_layout()
         if not chain_plan.names_a_member(names, key):
             raise exception.NotFound(
                 _('Member "%(key)s" not found in resource chain '
@@ -244,8 +284,13 @@ class ResourceChain(stack_resource.StackResource):
             # output: read the members themselves.
             LOG.debug('%s: attribute %s not in nested outputs (%s); '
                       'reading the members', self.name, key, err)
-            value = chain_plan.attribute_value(
-                names, key, path, self._member_ref, self._member_attr)
+            if segments is None:
+                value = chain_plan.attribute_value(
+                    names, key, path, self._member_ref, self._member_attr)
+            else:
+                value = chain_plan.attribute_value(
+                    chain_segments.member_locations(segments), key, path,
+                    self._segment_member_ref, self._segment_member_attr)
         if key == self.REFS:
             return attributes.select_from_attribute(value, path)
         return value
@@ -256,7 +301,7 @@ class ResourceChain(stack_resource.StackResource):
         return self.get_attribute(name)
 
     def _member(self, name):
-        """A member of the loaded nested stack, or None.
+        """A member (or segment) of the loaded nested stack, or None.
 
         None also when listed in our data but not in the nested stack: an
         update that failed before the nested stack took the new template.
@@ -272,13 +317,24 @@ class ResourceChain(stack_resource.StackResource):
         member = self._member(name)
         return member.FnGetAtt(*attr_path) if member is not None else None
 
+    def _segment_member_ref(self, location):
+        segment, index = location
+        return self._member_attr(segment, '%s%d' % (
+            chain_plan.MEMBER_KEY_PREFIX, index))
+
+    def _segment_member_attr(self, location, *attr_path):
+        segment, index = location
+        return self._member_attr(segment, '%s%d' % (
+            chain_plan.MEMBER_KEY_PREFIX, index), *attr_path)
+
     # -- lifecycle -----------------------------------------------------------
 
     def handle_create(self):
         types = self._types()
-        names = chain_plan.index_names(types)
-        self._store_members(types, names)
-        return self.create_with_template(self._chain_template(types, names))
+        names, segments = self._plan(types)
+        self._store_members(types, names, segments)
+        return self.create_with_template(
+            self._chain_template(types, names, segments))
 
     def handle_update(self, json_snippet, tmpl_diff, prop_diff):
         if self._stored_members() is None:
@@ -288,6 +344,16 @@ class ResourceChain(stack_resource.StackResource):
         self.properties = json_snippet.properties(self.properties_schema,
                                                   self.context)
         types = self._types()
-        names = self._member_names(types)
-        self._store_members(types, names)
-        return self.update_with_template(self._chain_template(types, names))
+        names, segments = self._plan(types)
+        self._store_members(types, names, segments)
+        return self.update_with_template(
+            self._chain_template(types, names, segments))
+
+    # -- completion: noticed within one check, not a second later -----------
+
+    check_create_complete = _polled('check_create_complete')
+    check_update_complete = _polled('check_update_complete')
+    check_delete_complete = _polled('check_delete_complete')
+    check_suspend_complete = _polled('check_suspend_complete')
+    check_resume_complete = _polled('check_resume_complete')
+    check_check_complete = _polled('check_check_complete')

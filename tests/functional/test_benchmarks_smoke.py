@@ -22,14 +22,14 @@ def test_quick_run_writes_tables_and_plot(tmp_path):
     env = dict(os.environ, HLP_BENCH_PYTHON=sys.executable)
     run = subprocess.run(
         ['bash', os.path.join(ROOT, 'benchmarks', 'run.sh'), '--quick',
-         '--only', 'chain', 'insert', 'external',
+         '--only', 'chain', 'changes', 'external',
          '--results-dir', str(results), '--workdir', str(tmp_path / 'work')],
         cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
 
     report = (results / 'results.md').read_text()
     for title in ('## Targets', '## Chain lifecycle', '## Peak RSS',
-                  '## Insert one entry at position 0 of 10',
+                  '## Insert at 0 and removal mid-list of 10',
                   '## ExternalResource on a real Mistral',
                   '## Machine and method'):
         assert title in report, report
@@ -41,7 +41,10 @@ def test_quick_run_writes_tables_and_plot(tmp_path):
             assert row, (mode, op, report)
             cells = [c.strip() for c in row.group(1).split('|')]
             assert all(re.fullmatch(NUMBER + 'x?', c) for c in cells), cells
-    assert re.search(r'\| ours \| \d+ \| \d+ \| %s \|' % NUMBER, report)
+    for change in ('insert at 0', 'remove mid-list'):
+        for kind in ('ours', 'in-tree', 'floor'):
+            assert re.search(r'\| %s of 10 \| %s \| \d+ \| \d+ \| %s \|'
+                             % (change, kind, NUMBER), report), report
     assert 'n/a' not in report, report
     with open(results / 'chain.png', 'rb') as f:
         assert f.read(8) == PNG_MAGIC

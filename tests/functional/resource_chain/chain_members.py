@@ -40,6 +40,15 @@ def events(group, kinds=None):
                 if kinds is None or e in kinds]
 
 
+def most_creating(group):
+    """The most members of the group that were creating at one time."""
+    in_progress, most = 0, 0
+    for event, _t in events(group, ('create-start', 'create-end')):
+        in_progress += 1 if event == 'create-start' else -1
+        most = max(most, in_progress)
+    return most
+
+
 def started(group):
     with _lock:
         return sum(1 for e, _t, _s in JOURNAL[group] if e == 'create-start')

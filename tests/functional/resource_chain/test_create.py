@@ -52,11 +52,7 @@ def test_concurrency_limit_bounds_members_in_progress(chain_engine, group):
     types = [A, B, C, D, A, B]
     ident = chain_engine.create(CHAIN, params=params(
         types, group, concurrent=True, limit=2, rendezvous=2))
-    in_progress, most = 0, 0
-    for event, _t in chain_members.events(group):
-        in_progress += 1 if event == 'create-start' else -1
-        most = max(most, in_progress)
-    assert most == 2
+    assert chain_members.most_creating(group) == 2
     assert chain_engine.outputs(ident)['kinds'] == types
 
 

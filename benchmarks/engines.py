@@ -1,0 +1,240 @@
+"""A concurrent chain on heat-engine processes sharing RabbitMQ and MariaDB.
+
+What a multi-host deployment runs: `count` unmodified heat-engine processes
+(one worker each, our loader and benchmarks/upstream_types.py in their
+plugin_dirs) on one RabbitMQ and one MariaDB, driven through the engine RPC
+API as heat-api drives it. The in-tree chain's concurrency is the number of
+engine services (it makes each member depend on the member that many places
+before it); ours runs its lanes whatever the number of engines. Runs in a
+process of its own (its RPC transport is RabbitMQ, not the in-process
+engine's fake://):
+
+    python -m benchmarks.engines N ROUNDS [--engines 2]   (prints JSON)
+"""
+
+import argparse
+import contextlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+# chain imports harness, which selects Heat's concurrency model first, as
+# heat-engine does: the Heat imports below are E402 by design.
+from benchmarks import chain  # isort:skip
+from benchmarks import harness  # noqa: E402
+from benchmarks import report  # noqa: E402
+from heat_lifecycle_plugins import cli  # noqa: E402
+from heat_lifecycle_plugins.fixtures import conf  # noqa: E402
+from heat_lifecycle_plugins.fixtures import inprocess_engine  # noqa: E402
+from heat_lifecycle_plugins.fixtures.mariadb import MariaDB  # noqa: E402
+from heat_lifecycle_plugins.fixtures import process  # noqa: E402
+from heat_lifecycle_plugins.fixtures.rabbitmq import RabbitMQ  # noqa: E402
+from heat_lifecycle_plugins.fixtures import service  # noqa: E402
+from oslo_config import cfg  # noqa: E402
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+QUIET_LOGGERS = ('amqp=WARN', 'amqplib=WARN', 'sqlalchemy=WARN',
+                 'oslo.messaging=INFO', 'oslo_messaging=INFO',
+                 'stevedore=WARN', 'urllib3=WARN', 'keystonemiddleware=WARN',
+                 'routes.middleware=WARN')
+
+
+def engine_settings(rabbitmq, db_url, plugin_dir, empty_dir):
+    return {
+        'DEFAULT': {
+            'transport_url': rabbitmq.transport_url,
+            'plugin_dirs': plugin_dir,
+            'num_engine_workers': 1,
+            'convergence_engine': 'true',
+            'deferred_auth_method': 'password',
+            'auth_encryption_key': 'k' * 32,
+            'environment_dir': empty_dir,
+            'template_dir': empty_dir,
+            'max_resources_per_stack': -1,
+            'periodic_interval': 3600,
+            # INFO, but the engine's "Service ... is started" (DEBUG),
+            # which says it takes calls.
+            'default_log_levels': ','.join(QUIET_LOGGERS + (
+                'heat.engine.service=DEBUG',)),
+        },
+        'database': {'connection': db_url},
+        'oslo_messaging_rabbit': {'heartbeat_timeout_threshold': 0},
+    }
+
+
+class HeatEngines(service.Service):
+    """`count` heat-engine processes of one heat.conf."""
+
+    stop_timeout = 40  # heat-engine can take 10-30 s to stop
+
+    def __init__(self, workdir, mariadb, rabbitmq, count):
+        super(HeatEngines, self).__init__(workdir)
+        self.mariadb = mariadb
+        self.rabbitmq = rabbitmq
+        self.count = count
+
+    def _start(self):
+        plugin_dir = self.path('plugins')
+        empty_dir = self.path('empty')
+        os.makedirs(empty_dir, exist_ok=True)
+        cli.install_loader(plugin_dir)
+        shutil.copy(harness.UPSTREAM_PLUGIN, plugin_dir)
+        self.conf = conf.write_ini(self.path('heat.conf'),
+                                   engine_settings(
+            self.rabbitmq, self.mariadb.create_database(), plugin_dir,
+            empty_dir))
+        process.run(self._command('heat.cmd.manage') + ['db_sync'],
+                    'heat-manage db_sync')
+        self.engines = [self.spawn('heat-engine-%d' % i,
+                                   self._command('heat.cmd.engine'),
+                                   cwd=self.workdir)
+                        for i in range(self.count)]
+        process.wait_until(self._started, 120, 'heat-engine processes',
+                           interval=0.2)
+
+    def _command(self, module):
+        return [sys.executable, '-c',
+                'import sys; from %s import main; sys.exit(main())'
+                % module, '--config-file', self.conf]
+
+    def _started(self):
+        for i in range(self.count):
+            with open(self.path('heat-engine-%d.log' % i),
+                      errors='replace') as f:
+                if ' is started' not in f.read():
+                    return False
+        return True
+
+
+def start_engines(stack, workdir, count):
+    """MariaDB, RabbitMQ and `count` heat-engine processes; (url, pids)."""
+    mariadb = stack.enter_context(MariaDB(os.path.join(workdir, 'mariadb')))
+    rabbitmq = stack.enter_context(RabbitMQ(os.path.join(workdir, 'rabbit')))
+    engines = stack.enter_context(HeatEngines(
+        os.path.join(workdir, 'engines'), mariadb, rabbitmq, count))
+    return rabbitmq.transport_url, [p.pid for p in engines.engines]
+
+
+def peak_rss(pids):
+    """Sum of the processes' peak RSS (VmHWM), bytes."""
+    total = 0
+    for pid in pids:
+        with open('/proc/%d/status' % pid) as f:
+            for line in f:
+                if line.startswith('VmHWM:'):
+                    total += int(line.split()[1]) * 1024
+    return total
+
+
+def run_rounds(n, rounds, count, workdir):
+    with contextlib.ExitStack() as stack:
+        url, pids = start_engines(stack, workdir, count)
+        cfg.CONF([], project='heat')
+        driver = inprocess_engine.EngineDriver()
+        driver.use_rpc(url)
+        timeout = 120 + 3 * n
+        samples = {kind: {op: [] for op in chain.OPERATIONS}
+                   for kind in (chain.OURS, chain.INTREE)}
+
+        def timed(action, start):
+            began = time.monotonic()
+            ident = start()
+            driver.wait(ident, action, 'COMPLETE', timeout, interval=0.05)
+            return time.monotonic() - began, ident
+        for r in range(rounds):
+            for kind in samples:
+                template, env = chain.stack_args(kind, n, True, 'v1')
+                seconds, ident = timed('CREATE', lambda: driver.create(
+                    template, name='multi-%s-%d' % (kind.replace('-', ''),
+                                                    r),
+                    environment=env, wait=False))
+                samples[kind]['create'].append(seconds)
+                template, env = chain.stack_args(kind, n, True, 'v2')
+                samples[kind]['update'].append(timed('UPDATE', lambda: (
+                    driver.update(ident, template, environment=env,
+                                  wait=False)))[0])
+                samples[kind]['delete'].append(timed('DELETE', lambda: (
+                    driver.delete(ident, wait=False), ident)[1])[0])
+        return {'n': n, 'engines': count, 'rounds': rounds,
+                'samples': samples, 'peak_rss': peak_rss(pids)}
+
+
+def run(n, rounds, log, count=2):
+    """run_rounds in a fresh process; its result (or {'failed': ...})."""
+    began = time.monotonic()
+    with tempfile.TemporaryDirectory(prefix='hlp-engines-') as workdir:
+        proc = subprocess.run(
+            [sys.executable, '-m', 'benchmarks.engines', str(n), str(rounds),
+             '--engines', str(count), '--workdir', workdir],
+            cwd=os.path.dirname(HERE), capture_output=True, text=True,
+            timeout=rounds * 2 * 3 * (120 + 3 * n) + 300)
+    lines = [line for line in proc.stdout.splitlines()
+             if line.startswith('{')]
+    if proc.returncode or not lines:
+        result = {'n': n, 'engines': count, 'failed': 'run exited %d: %s' % (
+            proc.returncode, proc.stderr.strip()[-500:])}
+    else:
+        result = json.loads(lines[-1])
+    log('  %d engine processes, concurrent N=%d: %s (%.0f s)' % (
+        count, n, result.get('failed') or json.dumps(result['samples']),
+        time.monotonic() - began))
+    return result
+
+
+def medians(result):
+    return {kind: {op: harness.median(values) for op, values in ops.items()}
+            for kind, ops in result['samples'].items()}
+
+
+def markdown(result):
+    if result.get('failed'):
+        return 'FAILED: %s' % result['failed']
+    med = medians(result)
+    lines = [
+        '%d unmodified heat-engine processes (one worker each) on one '
+        'RabbitMQ and one MariaDB, driven through the engine RPC API; '
+        'concurrent chain of %d OS::Heat::None; medians of %d rounds; peak '
+        'RSS of the engine processes together %s MiB.' % (
+            result['engines'], result['n'], result['rounds'],
+            report.fmt(result['peak_rss'] / report.MIB, 0)),
+        '',
+        '| operation | ours (s) | in-tree (s) | in-tree / ours |',
+        '|---|---:|---:|---:|']
+    for op in chain.OPERATIONS:
+        o, i = med[chain.OURS][op], med[chain.INTREE][op]
+        lines.append('| %s | %s | %s | %s |' % (
+            op, report.fmt(o), report.fmt(i),
+            report.fmt(harness.ratio(i, o), 1, 'x')))
+    return '\n'.join(lines)
+
+
+def targets(result):
+    title = ('concurrent N=%d on %d engine processes (measured)'
+             % (result['n'], result['engines']))
+    if result.get('failed'):
+        return [(title, result['failed'][:200], 'MISSED')]
+    med = medians(result)
+    return [(title, 'in-tree / ours: ' + ', '.join(
+        '%s %.1fx' % (op, harness.ratio(med[chain.INTREE][op],
+                                        med[chain.OURS][op]))
+        for op in chain.OPERATIONS), 'measured')]
+
+
+def main(argv):
+    p = argparse.ArgumentParser(prog='python -m benchmarks.engines')
+    p.add_argument('n', type=int)
+    p.add_argument('rounds', type=int)
+    p.add_argument('--engines', type=int, default=2)
+    p.add_argument('--workdir', required=True)
+    args = p.parse_args(argv)
+    print(json.dumps(run_rounds(args.n, args.rounds, args.engines,
+                                args.workdir)), flush=True)
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,193 @@
+"""Long chains in segments: members spread over nested stacks of bounded size.
+
+Heat 25-27 gives each stack id at most 1000 threads in one engine worker's
+lifetime and every resource event takes one (engine-facts.md), so a nested
+stack of N members survives about 1000 / 2N operations. A chain longer than
+the segment size keeps its members in segments instead: its nested stack
+holds one chain per segment (the same resource type, so a segment is a chain
+like any other), each holding a contiguous run of the list. The segments run
+in list order (sequential) or in lanes between two gates (concurrent), as
+members do.
+
+Decided here, without Heat: which segment each member lives in, and the
+nested template of a segmented chain. A member never moves to another
+segment (that would re-create it): new entries join a neighbouring segment
+that has room or a new segment; a member whose segment would no longer be a
+contiguous run (a reorder across segments) is re-created where it is now.
+"""
+
+import itertools
+import math
+
+from heat_lifecycle_plugins.resources import chain_plan
+
+SEGMENT_PREFIX = 's'
+
+
+def _segment_number(name):
+    digits = name[len(SEGMENT_PREFIX):]
+    return int(digits) if digits.isdigit() else -1
+
+
+def _fresh_numbers(names):
+    numbers = [int(n) for n in names if str(n).isdigit()]
+    return itertools.count(max(numbers, default=-1) + 1)
+
+
+def split_evenly(count, size, first_number=0):
+    """Segment names for `count` new members: runs of at most `size`."""
+    parts = max(1, math.ceil(count / size)) if count else 0
+    names = []
+    for k in range(parts):
+        length = count // parts + (1 if k < count % parts else 0)
+        names += ['%s%d' % (SEGMENT_PREFIX, first_number + k)] * length
+    return names
+
+
+def initial_segments(count, size):
+    """Segment of each member of a new chain; None: one nested stack."""
+    if not size or count <= size:
+        return None
+    return split_evenly(count, size)
+
+
+def _keep_contiguous(segments):
+    """Positions whose member must move, so that every segment is one run.
+
+    Among the members kept by the update (segment not None), a segment
+    keeps its longest run; members of its other runs are re-created.
+    """
+    runs = []
+    for pos, seg in enumerate(segments):
+        if seg is None:
+            continue
+        if runs and runs[-1][0] == seg:
+            runs[-1][1].append(pos)
+        else:
+            runs.append((seg, [pos]))
+    longest = {}
+    for seg, positions in runs:
+        if len(positions) > len(longest.get(seg, ())):
+            longest[seg] = positions
+    return [pos for seg, positions in runs if positions is not longest[seg]
+            for pos in positions]
+
+
+def plan_segments(old_names, old_segments, new_names, size):
+    """(names, segments) of the new list of a segmented chain.
+
+    new_names: the member names chain_plan.plan_member_names gave the new
+    list (a kept member has its old name). Each kept member stays in its
+    segment; a run of new entries joins the segment around it, else the one
+    before or after it if that has room, else new segments of at most
+    `size`. A member that has to move gets a fresh name (it is re-created).
+    """
+    home = dict(zip(old_names, old_segments))
+    names = list(new_names)
+    segments = [home.get(name) for name in names]
+    moved = _keep_contiguous(segments)
+    fresh = _fresh_numbers(list(old_names) + names)
+    left = set()
+    for pos in moved:
+        left.add(segments[pos])
+        segments[pos] = None
+        names[pos] = str(next(fresh))
+    sizes = {}
+    for seg in segments:
+        if seg is not None:
+            sizes[seg] = sizes.get(seg, 0) + 1
+    next_segment = max((_segment_number(s) for s in old_segments),
+                       default=-1) + 1
+    pos = 0
+    while pos < len(segments):
+        if segments[pos] is not None:
+            pos += 1
+            continue
+        end = pos
+        while end < len(segments) and segments[end] is None:
+            end += 1
+        count = end - pos
+        before = segments[pos - 1] if pos else None
+        after = segments[end] if end < len(segments) else None
+
+        def fits(seg):
+            # A segment that lost a member of this update takes no new
+            # one: it would keep the lost member in its place.
+            return (seg is not None and seg not in left and
+                    sizes[seg] + count <= size)
+        if before is not None and before == after:
+            run = [before] * count
+        elif fits(before):
+            run = [before] * count
+        elif fits(after):
+            run = [after] * count
+        else:
+            run = split_evenly(count, size, next_segment)
+            next_segment += len(set(run))
+        for seg in run:
+            sizes[seg] = sizes.get(seg, 0) + 1
+        segments[pos:end] = run
+        pos = end
+    return names, segments
+
+
+def segment_order(segments):
+    """The segments in list order."""
+    return list(dict.fromkeys(segments))
+
+
+def member_locations(segments):
+    """(segment, index in its segment) of each member, in list order."""
+    seen = {}
+    locations = []
+    for seg in segments:
+        locations.append((seg, seen.get(seg, 0)))
+        seen[seg] = seen.get(seg, 0) + 1
+    return locations
+
+
+def _member_key(index):
+    return '%s%d' % (chain_plan.MEMBER_KEY_PREFIX, index)
+
+
+def member_ref(location):
+    """Template function: a member's reference, through its segment."""
+    seg, index = location
+    return {'get_attr': [seg, _member_key(index)]}
+
+
+def member_attr(location, *attr_path):
+    """Template function: a member's attribute, through its segment."""
+    seg, index = location
+    return {'get_attr': [seg, _member_key(index)] + list(attr_path)}
+
+
+def segment_limit(segment_count, limit):
+    """Each segment's concurrency_limit: the chain stays within `limit`.
+
+    0: no limit.
+    """
+    if not limit:
+        return 0
+    return max(1, limit // min(limit, segment_count))
+
+
+def segmented_template(chain_type, types, segments, member_properties,
+                       concurrent, limit, referenced_attrs=()):
+    """The nested template of a segmented chain: one chain per segment."""
+    order = segment_order(segments)
+    seg_limit = segment_limit(len(order), limit)
+    items = []
+    for seg in order:
+        props = {
+            'resources': [t for t, s in zip(types, segments) if s == seg],
+            'concurrent': concurrent,
+            'concurrency_limit': seg_limit,
+        }
+        if member_properties:
+            props['resource_properties'] = member_properties
+        items.append((seg, {'type': chain_type, 'properties': props}))
+    outputs = chain_plan.attribute_outputs(
+        member_locations(segments), referenced_attrs, member_ref,
+        member_attr)
+    return chain_plan.items_template(items, concurrent, limit, outputs)

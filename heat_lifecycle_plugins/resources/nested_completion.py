@@ -1,0 +1,40 @@
+"""Noticing soon that a nested stack finished, within one check.
+
+Heat drives a resource's check_*_complete once a second (its TaskRunner
+sleeps one second between two steps). A nested stack that finishes just
+after a check is noticed up to a second later, for every level of nesting:
+a chain of 10 members that takes 0.7 s spent another 0.3-0.9 s waiting
+(benchmarks/, issue 18). poll_until() checks again at short intervals
+within one call instead, for up to `budget` seconds, then gives the step
+back to Heat (so that a cancel or a timeout is seen at most `budget`
+seconds late). The interval grows with the time spent, so that a long
+operation costs about ten status reads per second at most.
+"""
+
+import time
+
+FIRST_INTERVAL = 0.02
+LAST_INTERVAL = 0.25
+# Share of the time already spent that the next pause may take.
+INTERVAL_SHARE = 0.1
+BUDGET = 2.0
+
+
+def next_interval(elapsed):
+    """Seconds to pause after `elapsed` seconds of polling."""
+    return min(max(FIRST_INTERVAL, elapsed * INTERVAL_SHARE), LAST_INTERVAL)
+
+
+def poll_until(check, budget=BUDGET, clock=time.monotonic,
+               sleep=time.sleep):
+    """Call check() until it returns true or `budget` seconds have passed.
+
+    Returns the last result. Exceptions of check() propagate.
+    """
+    started = clock()
+    while True:
+        done = check()
+        elapsed = clock() - started
+        if done or elapsed >= budget:
+            return done
+        sleep(min(next_interval(elapsed), budget - elapsed))

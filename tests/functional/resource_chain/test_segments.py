@@ -1,0 +1,203 @@
+"""Chains longer than chain_segment_size: members spread over segments.
+
+The segment size is set to 3 here, so that a chain of a few members shows
+every case a chain of thousands meets (benchmarks/ runs those).
+"""
+
+from oslo_config import cfg
+import pytest
+
+from heat.engine import resources
+from heat.engine.resources.openstack.heat import resource_chain as in_tree
+
+from heat_lifecycle_plugins import heat_internals
+from heat_lifecycle_plugins import releases
+from heat_lifecycle_plugins.resources import resource_chain as ours
+from tests.functional.resource_chain import chain_members
+from tests.functional.resource_chain.templates import ATTRIBUTES
+from tests.functional.resource_chain.templates import CHAIN
+from tests.functional.resource_chain.templates import params
+
+A, B, C, X = ('Test::Chain::%s' % n for n in 'ABCX')
+SIZE = 3
+GROUP = 'heat_lifecycle_plugins'
+
+POSITIONS = CHAIN + '''
+  fifth: {value: {get_attr: [chain, resource.4]}}
+  fifth_kind: {value: {get_attr: [chain, resource.4.kind]}}
+  values: {value: {get_attr: [chain, value]}}
+  kind_by_index: {value: {get_attr: [chain, attributes, kind]}}
+'''
+
+
+@pytest.fixture
+def segments_of_3(chain_engine):
+    cfg.CONF.set_override('chain_segment_size', SIZE, group=GROUP)
+    yield chain_engine
+    cfg.CONF.clear_override('chain_segment_size', group=GROUP)
+
+
+def refs(engine, ident):
+    return engine.outputs(ident)['refs']
+
+
+def layout(engine, ident):
+    """{segment: [member names]} of the chain's nested stack, and members.
+
+    Nested depth 2: the chain's nested stack holds the segments, each
+    segment's nested stack the members.
+    """
+    rows = engine.resources(ident, nested_depth=2)
+    segments = {r['resource_name'] for r in rows
+                if r.get('parent_resource') == 'chain'}
+    members = [r for r in rows if r.get('parent_resource') in segments]
+    return segments, members
+
+
+def test_a_long_chain_is_created_in_segments_in_list_order(segments_of_3,
+                                                           group):
+    engine = segments_of_3
+    types = [A, B, C, A, B, C, A]
+    ident = engine.create(POSITIONS, params=params(types, group))
+    segments, members = layout(engine, ident)
+    assert segments == {'s0', 's1', 's2'}
+    assert len(members) == 7
+    assert chain_members.events(group) == [
+        (event, rtype) for rtype in types
+        for event in ('create-start', 'create-end')]
+    out = engine.outputs(ident)
+    assert out['kinds'] == types
+    assert len(set(out['refs'])) == 7
+    assert out['fifth'] == out['refs'][4]
+    assert out['fifth_kind'] == B
+    assert out['values'] == ['v1'] * 7
+    assert out['kind_by_index'] == {str(i): t for i, t in enumerate(types)}
+    # Attributes the template does not reference are read through the
+    # segments.
+    chain = engine.resource(ident, 'chain', with_attr=['resource.6', 'kind'])
+    assert chain['attributes']['resource.6'] == out['refs'][6]
+    assert chain['attributes']['kind'] == types
+
+
+def test_insert_and_removal_touch_only_their_members(segments_of_3, group):
+    engine = segments_of_3
+    types = [A, B, C, A, B, C]
+    ident = engine.create(POSITIONS, params=params(types, group))
+    before = refs(engine, ident)
+    seen = len(chain_members.events(group))
+
+    # Insert at 0: a new member, no other member replaced.
+    engine.update(ident, POSITIONS, params=params([X] + types, group))
+    after = refs(engine, ident)
+    assert after[1:] == before
+    assert chain_members.events(group)[seen:] == [
+        ('create-start', X), ('create-end', X)]
+    assert engine.outputs(ident)['kinds'] == [X] + types
+    seen = len(chain_members.events(group))
+
+    # Remove mid-list (the third A): only that member goes.
+    engine.update(ident, POSITIONS, params=params([X, A, B, C, B, C],
+                                                  group))
+    assert refs(engine, ident) == after[:4] + after[5:]
+    assert chain_members.events(group)[seen:] == [('delete', A)]
+    out = engine.outputs(ident)
+    assert out['fifth'] == after[5]
+    assert out['fifth_kind'] == B
+
+
+def test_properties_change_in_place_in_every_segment(segments_of_3, group):
+    engine = segments_of_3
+    types = [A, B, C, A, B]
+    ident = engine.create(POSITIONS, params=params(types, group))
+    members = refs(engine, ident)
+    seen = len(chain_members.events(group))
+    engine.update(ident, POSITIONS, params=params(
+        types, group, value='v2', concurrent=True, limit=2))
+    assert refs(engine, ident) == members
+    assert sorted(chain_members.events(group)[seen:]) == sorted(
+        ('update', t) for t in types)
+    assert engine.outputs(ident)['values'] == ['v2'] * 5
+
+
+def test_concurrent_segments_stay_within_the_limit(segments_of_3, group):
+    engine = segments_of_3
+    types = [A, B, C, A, B, C, A]
+    ident = engine.create(CHAIN, params=params(types, group, concurrent=True,
+                                               limit=2, rendezvous=2))
+    assert chain_members.most_creating(group) == 2
+    assert engine.outputs(ident)['kinds'] == types
+
+
+def test_a_reorder_across_segments_recreates_only_the_moved(segments_of_3,
+                                                            group):
+    engine = segments_of_3
+    types = [A, B, C, X, B, C]
+    ident = engine.create(CHAIN, params=params(types, group))
+    a, b, c, x, b2, c2 = refs(engine, ident)
+    # X moves from the second segment to the front.
+    engine.update(ident, CHAIN, params=params([X, A, B, C, B, C], group))
+    after = refs(engine, ident)
+    assert after[1:] == [a, b, c, b2, c2]
+    assert after[0] != x
+    assert engine.outputs(ident)['kinds'] == [X, A, B, C, B, C]
+
+
+def test_a_long_in_tree_chain_is_taken_over_as_it_is(segments_of_3, group):
+    engine = segments_of_3
+    env = resources.global_env()
+    env.register_class('OS::Heat::ResourceChain', in_tree.ResourceChain)
+    template = CHAIN.replace('      concurrency_limit: {get_param: limit}\n',
+                             '')
+    try:
+        ident = engine.create(template, params=params([A, B, C, A], group))
+    finally:
+        env.register_class('OS::Heat::ResourceChain', ours.ResourceChain)
+    before = refs(engine, ident)
+    engine.update(ident, CHAIN, params=params([X, A, B, C, A], group,
+                                              value='v2'))
+    assert refs(engine, ident)[1:] == before
+    # Still one nested stack: a chain keeps the layout it was created with.
+    names = {r['resource_name'] for r in engine.resources(ident,
+                                                          nested_depth=1)
+             if r.get('parent_resource') == 'chain'}
+    assert names == {'0', '1', '2', '3', '4'}
+
+
+def test_attributes_of_a_short_segmented_chain(segments_of_3, group):
+    engine = segments_of_3
+    ident = engine.create(ATTRIBUTES.replace(
+        '[Test::Chain::A, Test::Chain::B, Test::Chain::C]',
+        '[Test::Chain::A, Test::Chain::B, Test::Chain::C, Test::Chain::A]'),
+        params={'group': group})
+    out = engine.outputs(ident)
+    assert out['kinds'] == [A, B, C, A]
+    assert out['second_ref'] == out['refs'][1]
+    assert out['last_kind'] == C
+    assert out['kind_by_index'] == {'0': A, '1': B, '2': C, '3': A}
+    engine.delete(ident)
+    assert ('delete', A) in chain_members.events(group)
+
+
+def test_no_stack_spends_more_threads_than_a_segment(segments_of_3,
+                                                     group):
+    # Heat 25+ gives each stack 1000 threads per engine worker, one per
+    # event: a flat chain of 12 would spend 2 x 12 + 3 per operation in one
+    # stack; in segments of 3 no stack spends more than a segment of 3 or
+    # the chain's stack of 4 segments.
+    if heat_internals.heat_version() < releases.THREADS_SINCE:
+        pytest.skip('eventlet engines (Heat 24.x) free their threads')
+    engine = segments_of_3
+    ident = engine.create(CHAIN, params=params([A] * 12, group))
+    stacks = {ident['stack_id']}
+    stacks.update(r['physical_resource_id']
+                  for r in engine.resources(ident, nested_depth=1)
+                  if r['resource_type'] == 'OS::Heat::ResourceChain')
+    assert len(stacks) == 6  # the stack, the chain's, 4 segments
+    engine.update(ident, CHAIN, params=params([A] * 12, group, value='v2'))
+    spent = heat_internals.threads_spent(engine.service)
+    per_stack = [spent[s][0] for s in stacks]
+    # Create and update: two events per member (or segment) and operation
+    # and three of the stack itself per operation.
+    assert max(per_stack) <= 2 * (2 * 4 + 3)
+    assert sum(per_stack) >= 2 * 12
+    engine.delete(ident)

@@ -1,0 +1,116 @@
+"""Segments of a long chain, planned without Heat (chain_segments)."""
+
+from heat_lifecycle_plugins.resources import chain_plan
+from heat_lifecycle_plugins.resources import chain_segments as cs
+
+
+def plan(old_types, old_names, old_segments, new_types, size=3):
+    names = chain_plan.plan_member_names(old_types, old_names, new_types)
+    return cs.plan_segments(old_names, old_segments, names, size)
+
+
+def test_short_chains_are_not_segmented():
+    assert cs.initial_segments(3, 3) is None
+    assert cs.initial_segments(1000, 0) is None
+
+
+def test_long_chains_are_split_evenly():
+    assert cs.initial_segments(7, 3) == ['s0'] * 3 + ['s1'] * 2 + ['s2'] * 2
+    assert cs.initial_segments(6, 3) == ['s0'] * 3 + ['s1'] * 3
+
+
+TYPES = ['A', 'B', 'C', 'A', 'B', 'C']
+NAMES = ['0', '1', '2', '3', '4', '5']
+SEGS = ['s0', 's0', 's0', 's1', 's1', 's1']
+
+
+def test_unchanged_list_keeps_names_and_segments():
+    assert plan(TYPES, NAMES, SEGS, TYPES) == (NAMES, SEGS)
+
+
+def test_insert_into_full_segments_makes_a_new_one():
+    names, segs = plan(TYPES, NAMES, SEGS, ['X'] + TYPES)
+    assert names == ['6'] + NAMES
+    assert segs == ['s2'] + SEGS
+
+
+def test_insert_joins_a_neighbour_with_room():
+    segs5 = ['s0', 's0', 's1', 's1', 's1']
+    names, segs = plan(TYPES[:5], NAMES[:5], segs5,
+                       ['A', 'B', 'X', 'C', 'A', 'B'])
+    assert names == ['0', '1', '5', '2', '3', '4']
+    assert segs == ['s0', 's0', 's0', 's1', 's1', 's1']
+
+
+def test_insert_inside_a_segment_stays_in_it_even_past_the_size():
+    names, segs = plan(TYPES, NAMES, SEGS, ['A', 'X', 'B', 'C', 'A', 'B',
+                                            'C'])
+    assert names == ['0', '6', '1', '2', '3', '4', '5']
+    assert segs == ['s0'] * 4 + ['s1'] * 3
+
+
+def test_removal_keeps_the_others_and_drops_empty_segments():
+    assert plan(TYPES, NAMES, SEGS, ['A', 'B', 'C']) == (
+        NAMES[:3], SEGS[:3])
+    # The k-th entry of a type keeps the k-th member of that type.
+    assert plan(TYPES, NAMES, SEGS, ['C', 'A', 'B', 'C']) == (
+        ['2', '0', '1', '5'], ['s0', 's0', 's0', 's1'])
+    # Every member of s0 removed: s0 is gone.
+    assert plan(list('ABCDEF'), NAMES, SEGS, ['E', 'F']) == (
+        ['4', '5'], ['s1', 's1'])
+
+
+def test_a_member_moved_across_segments_is_recreated_with_a_fresh_name():
+    # X (s1) moves to the front, before the members of s0.
+    types = ['A', 'B', 'C', 'X', 'B', 'C']
+    names, segs = plan(types, NAMES, SEGS, ['X', 'A', 'B', 'C', 'B', 'C'])
+    assert names[1:] == ['0', '1', '2', '4', '5']
+    assert names[0] not in NAMES
+    assert segs[1:] == SEGS[:3] + ['s1', 's1']
+    # It does not go back to s1, which lost it.
+    assert segs[0] not in ('s1',)
+
+
+def test_every_segment_is_one_contiguous_run():
+    types = ['A', 'B'] * 6
+    names = [str(i) for i in range(12)]
+    segs = cs.initial_segments(12, 3)
+    new_types = ['B', 'A'] * 3 + ['X'] + ['A', 'B'] * 3
+    new_names, new_segs = plan(types, names, segs, new_types)
+    runs = [s for i, s in enumerate(new_segs)
+            if i == 0 or new_segs[i - 1] != s]
+    assert len(runs) == len(set(runs))
+    assert len(new_names) == len(set(new_names)) == 13
+
+
+def test_member_locations_index_within_the_segment():
+    assert cs.member_locations(['s0', 's0', 's2', 's2', 's2']) == [
+        ('s0', 0), ('s0', 1), ('s2', 0), ('s2', 1), ('s2', 2)]
+
+
+def test_segment_limit_keeps_the_chain_within_its_limit():
+    assert cs.segment_limit(3, 10) == 3
+    assert cs.segment_limit(40, 10) == 1
+    assert cs.segment_limit(2, 0) == 0
+
+
+def test_segmented_template_sequential_and_concurrent():
+    tmpl = cs.segmented_template('OS::Heat::ResourceChain', ['A', 'B', 'C'],
+                                 ['s0', 's0', 's1'], {'v': 1}, False, 10,
+                                 ['refs', ('resource.2', 'kind')])
+    res = tmpl['resources']
+    assert res['s0']['properties'] == {
+        'resources': ['A', 'B'], 'concurrent': False,
+        'concurrency_limit': 5, 'resource_properties': {'v': 1}}
+    assert res['s1']['depends_on'] == ['s0']
+    assert tmpl['outputs']['refs']['value'] == [
+        {'get_attr': ['s0', 'resource.0']}, {'get_attr': ['s0', 'resource.1']},
+        {'get_attr': ['s1', 'resource.0']}]
+    assert tmpl['outputs']['resource.2, kind']['value'] == {
+        'get_attr': ['s1', 'resource.0', 'kind']}
+    tmpl = cs.segmented_template('T', ['A', 'B', 'C'], ['s0', 's0', 's1'],
+                                 None, True, 10)
+    res = tmpl['resources']
+    assert res['s0']['depends_on'] == res['s1']['depends_on'] == [
+        chain_plan.START_GATE]
+    assert 'resource_properties' not in res['s0']['properties']

@@ -1,0 +1,57 @@
+"""nested_completion.poll_until: checks again soon, gives the step back."""
+
+from heat_lifecycle_plugins.resources import nested_completion
+
+
+class FakeClock(object):
+    """A clock that advances only when slept on."""
+
+    def __init__(self):
+        self.now = 0.0
+        self.pauses = []
+
+    def __call__(self):
+        return self.now
+
+    def sleep(self, seconds):
+        self.pauses.append(seconds)
+        self.now += seconds
+
+
+def test_returns_as_soon_as_the_check_is_true():
+    clock = FakeClock()
+    answers = iter([False, False, True])
+    assert nested_completion.poll_until(lambda: next(answers), budget=2,
+                                        clock=clock, sleep=clock.sleep)
+    assert clock.pauses == [nested_completion.FIRST_INTERVAL] * 2
+
+
+def test_gives_up_after_the_budget_with_the_last_answer():
+    clock = FakeClock()
+    calls = []
+    assert not nested_completion.poll_until(
+        lambda: calls.append(1), budget=2, clock=clock, sleep=clock.sleep)
+    assert abs(clock.now - 2) < 1e-9
+    # Pauses grow with the time spent (the last one ends at the budget),
+    # never past the last interval.
+    assert clock.pauses[:-1] == sorted(clock.pauses[:-1])
+    assert max(clock.pauses) <= nested_completion.LAST_INTERVAL
+    assert len(calls) == len(clock.pauses) + 1
+
+
+def test_intervals_are_bounded():
+    assert nested_completion.next_interval(0) == \
+        nested_completion.FIRST_INTERVAL
+    assert nested_completion.next_interval(1000) == \
+        nested_completion.LAST_INTERVAL
+
+
+def test_a_failing_check_propagates():
+    def check():
+        raise RuntimeError('nested stack failed')
+    try:
+        nested_completion.poll_until(check)
+    except RuntimeError as exc:
+        assert 'nested stack failed' in str(exc)
+    else:
+        raise AssertionError('the failure was swallowed')
