@@ -71,6 +71,14 @@ def completed(heat, stack_id, action):
                if r.resource_status == '%s_COMPLETE' % action)
 
 
+def creating_chain(driver, heat, count, created):
+    """A sequential chain of `count` being created, `created` done."""
+    stack_id = driver.create(template(count), {'value': 'v1'}, wait=False)
+    wait_for(lambda: completed(heat, stack_id, 'CREATE') >= created, 180,
+             '%d members created' % created)
+    return stack_id
+
+
 def recover_with_update(driver, heat, stack_id, params):
     """`openstack stack update --existing`, waited for; the old state."""
     stack = heat.stacks.get(stack_id)
@@ -104,9 +112,7 @@ def assert_chain_whole(driver, heat, stack_id, count, value):
          '30-member sequential chain')
 def test_an_engine_killed_mid_create_of_a_sequential_chain(
         driver, heat, cloud, fault_row):
-    stack_id = driver.create(template(30), {'value': 'v1'}, wait=False)
-    wait_for(lambda: completed(heat, stack_id, 'CREATE') >= 8, 180,
-             '8 members created')
+    stack_id = creating_chain(driver, heat, 30, 8)
     with faults.outage(cloud.heat.part('heat-engine'), kill=True) as down:
         pass
     fault_row.back(down)
@@ -146,9 +152,7 @@ def test_an_engine_killed_mid_update_of_a_concurrent_chain(
 @case(5, 'RabbitMQ restarted (SIGTERM) mid-create of a 20-member chain')
 def test_a_broker_restart_mid_create_of_a_chain(
         driver, heat, cloud, fault_row):
-    stack_id = driver.create(template(20), {'value': 'v1'}, wait=False)
-    wait_for(lambda: completed(heat, stack_id, 'CREATE') >= 5, 180,
-             '5 members created')
+    stack_id = creating_chain(driver, heat, 20, 5)
     with faults.outage(cloud.rabbitmq, at_least=3) as down:
         pass
     fault_row.back(down)

@@ -78,6 +78,15 @@ def create(driver, transport, seconds, path, **agent_options):
                          agent_options=agent_options)
 
 
+def waiting_deployment(driver, path, seconds):
+    """A stack whose deployment waits for its signal, progress shown."""
+    stack_id = create(driver, 'HEAT_SIGNAL', seconds, path,
+                      heartbeat_interval=3)
+    wait_for(lambda: [r for r in signal_events(driver, stack_id)
+                      if ' in progress: ' in r], 120, 'progress events')
+    return stack_id
+
+
 def assert_completed_once(driver, heat, stack_id, path, runs=1):
     """COMPLETE, the tool's result in, one final signal accepted."""
     assert heat.stacks.get(stack_id).stack_status.endswith('_COMPLETE')
@@ -169,9 +178,7 @@ def _recover(driver, heat, stack_id, action, wait):
 def test_an_engine_restart_while_a_deployment_waits(
         driver, heat, cloud, fault_row, tmp_path):
     path = tmp_path / 'journal'
-    stack_id = create(driver, 'HEAT_SIGNAL', 25, path, heartbeat_interval=3)
-    wait_for(lambda: [r for r in signal_events(driver, stack_id)
-                      if ' in progress: ' in r], 120, 'progress events')
+    stack_id = waiting_deployment(driver, path, 25)
     with faults.outage(cloud.heat.part('heat-engine'), kill=True) as down:
         pass
     fault_row.back(down)
@@ -194,9 +201,7 @@ def test_an_engine_restart_while_a_deployment_waits(
 def test_a_database_restart_while_a_deployment_waits(
         driver, heat, cloud, fault_row, tmp_path):
     path = tmp_path / 'journal'
-    stack_id = create(driver, 'HEAT_SIGNAL', 15, path, heartbeat_interval=3)
-    wait_for(lambda: [r for r in signal_events(driver, stack_id)
-                      if ' in progress: ' in r], 120, 'progress events')
+    stack_id = waiting_deployment(driver, path, 15)
     with faults.outage(cloud.mariadb, at_least=5) as down:
         pass
     fault_row.back(down)
