@@ -12,8 +12,11 @@ nothing (their own ports, databases and pytest temp dirs) run in parallel.
 Each job writes DIR/<series>-<tier>.log and a JUnit XML file (a tier run
 once: DIR/<tier>.log and DIR/<tier>.rc); the summary table is printed,
 written to DIR/support-table.rst and, with --readme, into README.rst
-between the support-table markers. Exit status 1 if any job failed; the
-failures name their series (if any) and tier.
+between the support-table markers. The fault tier's cases write their rows
+(fault, outcome, time to recover) to DIR/<series>-fault-rows.jsonl; they
+make the reliability table, written to DIR/reliability-table.rst and, with
+--readme, between README's reliability-table markers. Exit status 1 if
+any job failed; the failures name their series (if any) and tier.
 
 Standard library only: it runs with the machine's python3 before any venv
 exists.
@@ -22,6 +25,7 @@ exists.
 import argparse
 import collections
 import concurrent.futures
+import json
 import os
 import re
 import shutil
@@ -37,6 +41,8 @@ DEFAULT_RESULTS = os.path.join(ROOT, '.test-results')
 README = os.path.join(ROOT, 'README.rst')
 TABLE_START = '.. support-table-start'
 TABLE_END = '.. support-table-end'
+RELIABILITY_START = '.. reliability-table-start'
+RELIABILITY_END = '.. reliability-table-end'
 
 # A tier runs pytest on its test paths in a series' venv, on every series
 # ('all') or on the e2e series ('e2e'); or it runs its command once, in no
@@ -48,14 +54,15 @@ TIERS = {
     'unit': Tier(['tests/unit', 'tests/agent'], 'all', None),
     'functional': Tier(['tests/functional'], 'all', None),
     'e2e': Tier(['tests/e2e'], 'e2e', None),
+    'fault': Tier(['tests/fault'], 'e2e', None),
     'lint': Tier(None, ONCE, ['bash', 'tools/lint.sh']),
     'docs': Tier(None, DEFAULT, ['bash', 'tools/docs.sh']),
 }
 # A job's wall-clock limit; a job over it is killed and counts as failed.
-JOB_TIMEOUT = {'unit': 600, 'functional': 1800, 'e2e': 1800, 'lint': 600,
-               'docs': 600}
+JOB_TIMEOUT = {'unit': 600, 'functional': 1800, 'e2e': 1800, 'fault': 1200,
+               'lint': 600, 'docs': 600}
 # Longest first, so that two lanes finish close together.
-TIER_ORDER = ('e2e', 'functional', 'unit', 'docs', 'lint')
+TIER_ORDER = ('e2e', 'functional', 'fault', 'unit', 'docs', 'lint')
 
 
 def series_settings():
@@ -115,6 +122,7 @@ def run_job(job, venv, results, lock, extra_args):
                 '--basetemp', os.path.join(base, 'pytest'),
                 '--junitxml', xml] + extra_args + job.paths
         env['HLP_SERIES'] = job.series
+        env['HLP_FAULT_ROWS'] = fault_rows_file(results, job.series)
     start = time.time()
     with open(log, 'w') as f:
         proc = subprocess.Popen(argv, cwd=ROOT, stdout=f,
@@ -231,6 +239,49 @@ def table(results, all_series, tiers):
     return '\n'.join([stamp, ''] + out) + '\n'
 
 
+def fault_rows_file(results, series):
+    return os.path.join(results, '%s-fault-rows.jsonl' % series)
+
+
+def fault_rows(results, series):
+    """The rows the fault tier's cases wrote on `series`, in case order."""
+    path = fault_rows_file(results, series)
+    if not os.path.exists(path):
+        return []
+    with open(path) as f:
+        rows = [json.loads(line) for line in f if line.strip()]
+    return sorted(rows, key=lambda r: (str(r['case']), r['test']))
+
+
+def recovered_by(row):
+    if not row['passed']:
+        return '-'
+    seconds = '' if row['seconds'] is None else ' (%.0f s)' % row['seconds']
+    return '%s%s' % ((row['recovery'] or '-').split(':')[0], seconds)
+
+
+def reliability_table(results, all_series):
+    """Fault x outcome x time to recover, from the fault tier's rows."""
+    header = ['case', 'fault', 'Heat series', 'recovered by (time after '
+              'the fault ended)', 'outcome']
+    rows = [[str(r['case']), r['fault'], s, recovered_by(r), r['outcome']]
+            for s in all_series for r in fault_rows(results, s)]
+    rows.sort(key=lambda r: (r[0], r[1], r[2]))
+    if not rows:
+        return 'No fault tier results (tools/matrix.py --tiers fault).\n'
+    widths = [max(len(r[i]) for r in [header] + rows)
+              for i in range(len(header) - 1)] + [len(header[-1])]
+    line = ' '.join('=' * w for w in widths)
+    fmt = ' '.join('%%-%ds' % w for w in widths)
+    out = [line, fmt % tuple(header), line]
+    out += [(fmt % tuple(r)).rstrip() for r in rows]
+    out.append(line)
+    stamp = ('From the fault tier\'s run of %s, %d cores; written by '
+             'tools/matrix.py.' % (time.strftime('%Y-%m-%d', time.gmtime(
+                 os.path.getmtime(results))), os.cpu_count()))
+    return '\n'.join([stamp, ''] + out) + '\n'
+
+
 def write_versions(results, series, venv):
     out = subprocess.run(
         [os.path.join(venv, 'bin', 'python'), '-c',
@@ -241,11 +292,11 @@ def write_versions(results, series, venv):
         f.write(out.stdout.strip().replace('openstack-heat', 'heat'))
 
 
-def update_readme(text):
+def update_readme(text, start_marker=TABLE_START, end_marker=TABLE_END):
     with open(README) as f:
         readme = f.read()
-    start = readme.index(TABLE_START) + len(TABLE_START)
-    end = readme.index(TABLE_END)
+    start = readme.index(start_marker) + len(start_marker)
+    end = readme.index(end_marker)
     readme = readme[:start] + '\n\n' + text + '\n' + readme[end:]
     with open(README, 'w') as f:
         f.write(readme)
@@ -283,9 +334,11 @@ def main(argv=None):
             parser.error('no results in %s: run the tests first '
                          '(bash tools/run-tests.sh)' % args.results)
         text = table(args.results, all_series, list(TIERS))
-        print(text)
+        faults = reliability_table(args.results, all_series)
+        print(text + '\n' + faults)
         if args.readme:
             update_readme(text)
+            update_readme(faults, RELIABILITY_START, RELIABILITY_END)
         return 0
 
     shutil.rmtree(args.results, ignore_errors=True)
@@ -326,9 +379,13 @@ def main(argv=None):
     text = table(args.results, all_series, list(TIERS))
     with open(os.path.join(args.results, 'support-table.rst'), 'w') as f:
         f.write(text)
-    print('\n' + text)
+    faults = reliability_table(args.results, all_series)
+    with open(os.path.join(args.results, 'reliability-table.rst'), 'w') as f:
+        f.write(faults)
+    print('\n' + text + '\n' + faults)
     if args.readme:
         update_readme(text)
+        update_readme(faults, RELIABILITY_START, RELIABILITY_END)
     failed = [j for j in jobs if j.rc not in (0, None)]
     for j in jobs:
         if j.venv_series in venv_failed:

@@ -56,6 +56,19 @@ STILL_RUNNING = ('still running after %(limit)d s (%(name)s); last '
                  'progress: %(progress)s at %(at)s')
 
 
+# The engine's database or message bus restarting, as a check meets it (an
+# RPC call to the engine reports the engine's error as a RemoteError that
+# names it): the check polls again; the deadlines and the stack's timeout
+# still end the wait.
+OUTAGE_ERRORS = ('DBConnectionError', 'MessagingTimeout')
+
+
+def outage_of(error):
+    """The name of the outage `error` reports; None for a real failure."""
+    name = getattr(error, 'exc_type', None) or type(error).__name__
+    return name if name in OUTAGE_ERRORS else None
+
+
 def _shown(value):
     text = repr(value)
     return text if len(text) <= MAX_SHOWN else text[:MAX_SHOWN] + '...'

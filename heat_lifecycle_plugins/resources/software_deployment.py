@@ -236,8 +236,23 @@ class SoftwareDeployment(InTreeSoftwareDeployment):
 
     # -- waiting, with deadlines --------------------------------------------
 
-    def _checked(self, sd, done):
-        """done (the in-tree check's answer), else enforce the deadlines."""
+    def _checked(self, check, sd):
+        """check(sd) (the in-tree check), else enforce the deadlines.
+
+        A database or message-bus outage is not the deployment's failure:
+        the check polls again.
+        """
+        try:
+            return self._deadlines_checked(sd, check(sd))
+        except Exception as exc:
+            outage = deployment_signals.outage_of(exc)
+            if outage is None:
+                raise
+            LOG.warning('%(res)s: %(outage)s while checking the deployment; '
+                        'checking again', {'res': self, 'outage': outage})
+            return False
+
+    def _deadlines_checked(self, sd, done):
         if done or not sd or DELIVERED_AT not in sd:
             return done
         reason = deployment_signals.enforce_deadlines(
@@ -249,24 +264,24 @@ class SoftwareDeployment(InTreeSoftwareDeployment):
         return False
 
     def check_create_complete(self, sd):
-        return self._checked(sd, super(
-            SoftwareDeployment, self).check_create_complete(sd))
+        return self._checked(
+            super(SoftwareDeployment, self).check_create_complete, sd)
 
     def check_update_complete(self, sd):
-        return self._checked(sd, super(
-            SoftwareDeployment, self).check_update_complete(sd))
+        return self._checked(
+            super(SoftwareDeployment, self).check_update_complete, sd)
 
     def check_suspend_complete(self, sd):
-        return self._checked(sd, super(
-            SoftwareDeployment, self).check_suspend_complete(sd))
+        return self._checked(
+            super(SoftwareDeployment, self).check_suspend_complete, sd)
 
     def check_resume_complete(self, sd):
-        return self._checked(sd, super(
-            SoftwareDeployment, self).check_resume_complete(sd))
+        return self._checked(
+            super(SoftwareDeployment, self).check_resume_complete, sd)
 
     def check_delete_complete(self, sd=None):
-        return self._checked(sd, super(
-            SoftwareDeployment, self).check_delete_complete(sd))
+        return self._checked(
+            super(SoftwareDeployment, self).check_delete_complete, sd)
 
     def _remember_server_type(self):
         server = self.stack.resource_by_refid(self.properties[self.SERVER])

@@ -247,3 +247,16 @@ def test_an_expired_reason_fits_an_event_with_its_prefix():
     # reads "Error: resources.<name>: <reason>".
     reason = ds.expired_reason(waiting(), 10 ** 6, start_timeout=86400)
     assert len('Error: resources.deployment: ' + reason) <= 255
+
+
+def test_a_database_or_bus_outage_is_told_from_a_failure():
+    from oslo_db import exception as db_exc
+    import oslo_messaging
+    remote = oslo_messaging.RemoteError('DBConnectionError', 'refused')
+    assert ds.outage_of(remote) == 'DBConnectionError'
+    assert ds.outage_of(db_exc.DBConnectionError('refused')) == (
+        'DBConnectionError')
+    assert ds.outage_of(oslo_messaging.MessagingTimeout('60 s')) == (
+        'MessagingTimeout')
+    assert ds.outage_of(oslo_messaging.RemoteError('NotFound', 'x')) is None
+    assert ds.outage_of(ValueError('deployment failed')) is None

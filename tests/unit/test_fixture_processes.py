@@ -107,3 +107,49 @@ def test_a_setup_error_names_the_service_and_shows_its_log(tmp_path):
     assert str(error).startswith('failing listening on 127.0.0.1:')
     assert 'failing exited with status 3' in str(error)
     assert str(error).endswith('no luck\n')
+
+
+class SessionLeaderChild(service.Service):
+    """A shell whose child leads a session of its own (as an agent's hook)."""
+
+    def _start(self):
+        self.leader = self.spawn('parent', [
+            'sh', '-c', 'setsid sleep 600 & echo $! > %s; wait'
+            % self.path('child.pid')])
+        process.wait_until(self.child, 30, 'the child in its session',
+                           process=self.leader)
+
+    def child(self):
+        """The child's PID, once it leads its own process group."""
+        try:
+            with open(self.path('child.pid')) as f:
+                pid = int(f.read())
+        except (FileNotFoundError, ValueError):
+            return None
+        found = process._state_and_group(pid)
+        return pid if found and found[1] == pid else None
+
+
+def test_stop_also_stops_children_in_sessions_of_their_own(tmp_path):
+    with SessionLeaderChild(str(tmp_path)) as parent:
+        child = parent.child()
+        assert process.alive(child)
+        assert child in process.descendant_groups(parent.leader.pid)
+        parent.leader.stop(kill=True)
+        assert wait_gone([child]) == []
+
+
+def test_a_killed_process_respawns_with_its_command(tmp_path):
+    with Sleeper(str(tmp_path)) as sleeper:
+        first = sleeper.pids()
+        os.remove(sleeper.path('child.pid'))
+        sleeper.leader.stop(kill=True)
+        assert wait_gone(first) == []
+        sleeper.leader = sleeper.respawn(sleeper.leader)
+        process.wait_until(sleeper.pids, 30, 'the respawned sleeper')
+        again = sleeper.pids()
+        assert all(process.alive(p) for p in again)
+        assert sleeper.leader.argv[0] == 'sh'
+        assert not set(again) & set(first)
+    assert wait_gone(again) == []
+    assert sleeper.processes == []

@@ -1,0 +1,186 @@
+"""Faults while a ResourceChain creates or updates its members.
+
+Members are OS::Heat::TestResource (each waits a little, so that the fault
+lands mid-chain). What counts: after the recovery, every member is COMPLETE
+and was created once (one CREATE_COMPLETE event per member name, the same
+physical ids after an in-place update), the chain's nested stack holds its
+members and nothing else, and the chain's attributes list them in order.
+Cases 1 (heat-engine SIGKILLed) and 5 (RabbitMQ restarted) of the tier.
+"""
+
+import collections
+
+from heat_lifecycle_plugins.fixtures import faults
+from tests.e2e.test_signal_path import wait_for
+from tests.fault.conftest import case
+
+TEMPLATE = """
+heat_template_version: 2016-10-14
+parameters:
+  value:
+    type: string
+resources:
+  chain:
+    type: OS::Heat::ResourceChain
+    properties:
+      concurrent: %(concurrent)s
+      resources: %(types)s
+      resource_properties:
+        value: {get_param: value}
+        action_wait_secs: {create: %(wait)s, update: %(wait)s}
+outputs:
+  refs:
+    value: {get_attr: [chain, refs]}
+  values:
+    value: {get_attr: [chain, attributes, output]}
+"""
+
+
+MEMBER_TYPE = 'OS::Heat::TestResource'
+
+
+def template(members, concurrent=False, wait=1):
+    return TEMPLATE % {'concurrent': str(concurrent).lower(), 'wait': wait,
+                       'types': [MEMBER_TYPE] * members}
+
+
+def nested_id(heat, stack_id):
+    return heat.resources.get(stack_id, 'chain').physical_resource_id
+
+
+def members(heat, stack_id):
+    """{member name: resource} of the chain's nested stack.
+
+    A concurrent chain's stack also holds its end marker (chain_end).
+    """
+    return {r.resource_name: r
+            for r in heat.resources.list(nested_id(heat, stack_id))
+            if r.resource_type == MEMBER_TYPE}
+
+
+def member_events(driver, stack_id, status, names):
+    """{member name: how many `status` events} of the chain's members."""
+    counts = collections.Counter(
+        e.resource_name for e in driver.events(stack_id)
+        if e.resource_status == status)
+    return {name: counts[name] for name in names}
+
+
+def completed(heat, stack_id, action):
+    return sum(1 for r in members(heat, stack_id).values()
+               if r.resource_status == '%s_COMPLETE' % action)
+
+
+def creating_chain(driver, heat, count, created):
+    """A sequential chain of `count` being created, `created` done."""
+    stack_id = driver.create(template(count), {'value': 'v1'}, wait=False)
+    wait_for(lambda: completed(heat, stack_id, 'CREATE') >= created, 180,
+             '%d members created' % created)
+    return stack_id
+
+
+def recover_with_update(driver, heat, stack_id, params):
+    """`openstack stack update --existing`, waited for; the old state."""
+    stack = heat.stacks.get(stack_id)
+    heat.stacks.update(stack_id, existing=True, parameters=params)
+    driver.wait(stack_id, 'UPDATE', timeout=240)
+    return stack.stack_status
+
+
+def assert_chain_whole(driver, heat, stack_id, count, value, replaced=()):
+    """Every member COMPLETE, in order, nothing else; returns them.
+
+    Each member was created once, but those `replaced` (Heat replaces a
+    resource its dead engine left FAILED): twice, the first one deleted.
+    """
+    found = members(heat, stack_id)
+    names = [str(i) for i in range(count)]
+    assert sorted(found) == sorted(names), sorted(found)
+    assert all(r.resource_status.endswith('_COMPLETE')
+               for r in found.values()), [
+        (n, r.resource_status) for n, r in found.items()]
+    expected = {n: 2 if n in replaced else 1 for n in names}
+    assert member_events(driver, stack_id, 'CREATE_COMPLETE',
+                         names) == expected
+    # A replaced member's first self is deleted (so may be one that was
+    # being created when the engine died): none is left behind.
+    deleted = member_events(driver, stack_id, 'DELETE_COMPLETE', names)
+    assert all(deleted[n] == 1 if n in replaced else deleted[n] <= 1
+               for n in names), deleted
+    outputs = driver.outputs(stack_id)
+    assert outputs['refs'] == [found[n].physical_resource_id
+                               for n in names]
+    assert outputs['values'] == dict.fromkeys(names, value)
+    # No stray nested stack: the chain's own is its only child.
+    children = [s for s in heat.stacks.list(show_nested=True)
+                if getattr(s, 'parent', None) == stack_id]
+    assert [s.id for s in children] == [nested_id(heat, stack_id)]
+    return found
+
+
+@case(1, 'heat-engine SIGKILLed (master and workers) mid-create of a '
+         '30-member sequential chain')
+def test_an_engine_killed_mid_create_of_a_sequential_chain(
+        driver, heat, cloud, fault_row):
+    stack_id = creating_chain(driver, heat, 30, 8)
+    with faults.outage(cloud.heat.part('heat-engine'), kill=True) as down:
+        pass
+    fault_row.back(down)
+    left = recover_with_update(driver, heat, stack_id, {'value': 'v1'})
+    fault_row.recovered('stack update --existing')
+    assert_chain_whole(driver, heat, stack_id, 30, 'v1')
+    fault_row.outcome = (
+        'left %s; after the update: 30 members COMPLETE, each created once, '
+        'no orphan, refs and attributes right' % left)
+
+
+@case(1, 'heat-engine SIGKILLed mid-update of a concurrent chain that '
+         'changes resource_properties')
+def test_an_engine_killed_mid_update_of_a_concurrent_chain(
+        driver, heat, cloud, fault_row):
+    body = template(10, concurrent=True, wait=4)
+    stack_id = driver.create(body, {'value': 'v1'})
+    ids = {n: r.physical_resource_id
+           for n, r in members(heat, stack_id).items()}
+    heat.stacks.update(stack_id, template=body, parameters={'value': 'v2'})
+    wait_for(lambda: any(r.resource_status == 'UPDATE_IN_PROGRESS'
+                         for r in members(heat, stack_id).values()), 120,
+             'members updating')
+    with faults.outage(cloud.heat.part('heat-engine'), kill=True) as down:
+        pass
+    fault_row.back(down)
+    left = recover_with_update(driver, heat, stack_id, {'value': 'v2'})
+    fault_row.recovered('stack update --existing')
+    after = {n: r.physical_resource_id
+             for n, r in members(heat, stack_id).items()}
+    # Heat marks a member its dead engine was updating FAILED ("Worker
+    # went down") and the recovering update replaces it; the others are
+    # updated in place.
+    replaced = {n for n in ids if after.get(n) != ids[n]}
+    assert_chain_whole(driver, heat, stack_id, 10, 'v2', replaced)
+    fault_row.outcome = (
+        'left %s; after the update: all 10 members v2, %d updated in place '
+        '(same ids), %d that were updating when the engine died replaced by '
+        'Heat (old ones deleted), no orphan, attributes right'
+        % (left, 10 - len(replaced), len(replaced)))
+
+
+@case(5, 'RabbitMQ restarted (SIGTERM) mid-create of a 20-member chain')
+def test_a_broker_restart_mid_create_of_a_chain(
+        driver, heat, cloud, fault_row):
+    stack_id = creating_chain(driver, heat, 20, 5)
+    with faults.outage(cloud.rabbitmq, at_least=3) as down:
+        pass
+    fault_row.back(down)
+    try:
+        driver.wait(stack_id, 'CREATE', timeout=90)
+        how, left = 'none: the create went on', 'CREATE_COMPLETE'
+    except AssertionError:
+        left = recover_with_update(driver, heat, stack_id, {'value': 'v1'})
+        how = 'stack update --existing'
+    fault_row.recovered(how)
+    assert_chain_whole(driver, heat, stack_id, 20, 'v1')
+    fault_row.outcome = (
+        '%s: 20 members COMPLETE, each created once, no orphan' % (
+            'the create went on' if left == 'CREATE_COMPLETE' else
+            'left %s, then stack update --existing' % left))

@@ -1,0 +1,217 @@
+"""Faults while a SoftwareDeployment runs its tool or waits for its signal.
+
+A DeployedServer runs the real os-collect-config and heat-lifecycle-agent;
+the tool appends to a journal on this machine, which tells how many times
+it really ran. Cases 2 (heat-engine restarted), 3 (agent killed mid-tool),
+4 (signal endpoint down when the tool ended) and 5 (MariaDB restarted) of
+the fault tier.
+"""
+
+from heatclient import exc
+
+from heat_lifecycle_plugins.fixtures import faults
+from tests.e2e.test_signal_path import deployment
+from tests.e2e.test_signal_path import signal_events
+from tests.e2e.test_signal_path import wait_for
+from tests.fault.conftest import case
+
+TEMPLATE = """
+heat_template_version: 2016-04-08
+parameters:
+  seconds:
+    type: number
+  journal:
+    type: string
+resources:
+  server:
+    type: OS::Heat::DeployedServer
+    properties:
+      software_config_transport: POLL_SERVER_HEAT
+  config:
+    type: OS::Heat::SoftwareConfig
+    properties:
+      group: script
+      inputs:
+        - name: seconds
+        - name: journal
+      outputs:
+        - name: result
+      config: |
+        #!/bin/sh
+        echo "started $$" >> "$journal"
+        sleep "$seconds"
+        echo "finished $$" >> "$journal"
+        printf 'ran for %%s s' "$seconds" > "$heat_outputs_path.result"
+  deployment:
+    type: OS::Heat::SoftwareDeployment
+    properties:
+      config: {get_resource: config}
+      server: {get_resource: server}
+      signal_transport: %s
+      input_values:
+        seconds: {get_param: seconds}
+        journal: {get_param: journal}
+outputs:
+  result:
+    value: {get_attr: [deployment, result]}
+"""
+
+
+def journal(path, word):
+    """How many journal lines start with `word` (started, finished)."""
+    try:
+        with open(path) as f:
+            return sum(1 for line in f if line.startswith(word + ' '))
+    except FileNotFoundError:
+        return 0
+
+
+def succeeded(driver, stack_id):
+    return [r for r in signal_events(driver, stack_id)
+            if r.endswith(' succeeded')]
+
+
+def create(driver, transport, seconds, path, **agent_options):
+    return driver.create(TEMPLATE % transport,
+                         {'seconds': seconds, 'journal': str(path)},
+                         servers=['server'], wait=False,
+                         agent_options=agent_options)
+
+
+def waiting_deployment(driver, path, seconds):
+    """A stack whose deployment waits for its signal, progress shown."""
+    stack_id = create(driver, 'HEAT_SIGNAL', seconds, path,
+                      heartbeat_interval=3)
+    wait_for(lambda: [r for r in signal_events(driver, stack_id)
+                      if ' in progress: ' in r], 120, 'progress events')
+    return stack_id
+
+
+def assert_completed_once(driver, heat, stack_id, path, runs=1):
+    """COMPLETE, the tool's result in, one final signal accepted."""
+    assert heat.stacks.get(stack_id).stack_status.endswith('_COMPLETE')
+    sd = deployment(heat, stack_id)
+    assert (sd.status, sd.output_values['result']) == (
+        'COMPLETE', 'ran for %d s' % sd.input_values['seconds'])
+    assert journal(path, 'started') == runs
+    assert len(succeeded(driver, stack_id)) == 1, signal_events(
+        driver, stack_id)
+
+
+@case(4, 'tool finished, signal endpoint (heat-api-cfn) down')
+def test_a_result_not_delivered_is_sent_by_the_next_run(
+        driver, heat, cloud, fault_row, tmp_path):
+    path = tmp_path / 'journal'
+    stack_id = create(driver, 'CFN_SIGNAL', 6, path, signal_retries=1,
+                      heartbeat_interval=0)
+    wait_for(lambda: journal(path, 'started'), 120, 'the tool started')
+    agent = driver.agents[-1]
+    with faults.outage(cloud.heat.part('heat-api-cfn')) as down:
+        wait_for(lambda: journal(path, 'finished'), 60, 'the tool ended')
+        wait_for(lambda: 'it runs again on the next pass' in
+                 agent.log_tail(20000), 90, 'the agent keeping its result')
+    fault_row.back(down)
+    driver.wait(stack_id, 'CREATE')
+    fault_row.recovered('none: the next agent pass sent the kept result')
+    assert_completed_once(driver, heat, stack_id, path)
+    assert ('its result was not delivered on an earlier pass; sending it '
+            'again without running the tool' in agent.log_tail(50000))
+    fault_row.outcome = (
+        'CREATE_COMPLETE; tool ran once (journal), its kept result '
+        'delivered by the next agent pass, one final signal')
+
+
+@case(3, 'agent killed mid-tool (SIGKILL: os-collect-config, agent, hook)')
+def test_an_agent_killed_mid_tool_runs_it_again_and_signals_once(
+        driver, heat, fault_row, tmp_path):
+    path = tmp_path / 'journal'
+    stack_id = create(driver, 'HEAT_SIGNAL', 8, path, heartbeat_interval=2)
+    wait_for(lambda: journal(path, 'started'), 120, 'the tool started')
+    agent = driver.agents[-1]
+    with faults.outage(agent, kill=True) as down:
+        pass  # os-collect-config starts again at once, as after a reboot
+    fault_row.back(down)
+    driver.wait(stack_id, 'CREATE')
+    fault_row.recovered('none: os-collect-config ran the agent again')
+    # The killed run never finished; the second one did, and signalled.
+    assert journal(path, 'finished') == 1
+    assert_completed_once(driver, heat, stack_id, path, runs=2)
+    fault_row.outcome = (
+        'CREATE_COMPLETE; the tool started twice (the killed run never '
+        'finished), one final signal')
+
+
+def _late_signal_is_an_event(driver, heat, stack_id):
+    """A signal after the end: an event, never an HTTP 5xx."""
+    before = len(signal_events(driver, stack_id))
+    try:
+        heat.resources.signal(stack_id, 'deployment',
+                              data={'deploy_status': 'COMPLETE'})
+    except exc.HTTPException as error:
+        raise AssertionError('late signal answered %s' % error)
+    events = signal_events(driver, stack_id)
+    assert len(events) == before + 1
+    assert 'signal ignored, the deployment is not in progress' in events[-1]
+
+
+def _recover(driver, heat, stack_id, action, wait):
+    """Wait for the stack's own end; else one `stack update --existing`.
+
+    Returns (what recovered it, the state the fault left).
+    """
+    try:
+        driver.wait(stack_id, action, timeout=wait)
+        return 'none: the stack completed by itself', '%s_COMPLETE' % action
+    except AssertionError:
+        pass
+    stack = heat.stacks.get(stack_id)
+    server = heat.resources.get(stack_id, 'server').physical_resource_id
+    heat.stacks.update(stack_id, existing=True)
+    driver.wait(stack_id, 'UPDATE')
+    assert (heat.resources.get(stack_id, 'server').physical_resource_id ==
+            server), 'the update replaced the server'
+    return 'stack update --existing', stack.stack_status
+
+
+@case(2, 'heat-engine SIGKILLed (master and workers) while a deployment '
+         'waits for its signal')
+def test_an_engine_restart_while_a_deployment_waits(
+        driver, heat, cloud, fault_row, tmp_path):
+    path = tmp_path / 'journal'
+    stack_id = waiting_deployment(driver, path, 25)
+    with faults.outage(cloud.heat.part('heat-engine'), kill=True) as down:
+        pass
+    fault_row.back(down)
+    wait_for(lambda: deployment(heat, stack_id).status == 'COMPLETE', 90,
+             'the final signal landing after the restart')
+    how, left = _recover(driver, heat, stack_id, 'CREATE', 30)
+    fault_row.recovered(how)
+    runs = journal(path, 'started')
+    assert runs in (1, 2), runs
+    sd = deployment(heat, stack_id)
+    assert sd.status == 'COMPLETE'
+    _late_signal_is_an_event(driver, heat, stack_id)
+    fault_row.outcome = (
+        'signals after the restart landed (deployment COMPLETE), stack left '
+        '%s; then %s, tool runs: %d, server kept; a late signal is an '
+        'event' % (left, heat.stacks.get(stack_id).stack_status, runs))
+
+
+@case(5, 'MariaDB restarted (SIGTERM) while a deployment waits')
+def test_a_database_restart_while_a_deployment_waits(
+        driver, heat, cloud, fault_row, tmp_path):
+    path = tmp_path / 'journal'
+    stack_id = waiting_deployment(driver, path, 15)
+    with faults.outage(cloud.mariadb, at_least=5) as down:
+        pass
+    fault_row.back(down)
+    how, left = _recover(driver, heat, stack_id, 'CREATE', 90)
+    fault_row.recovered(how)
+    sd = deployment(heat, stack_id)
+    assert sd.status == 'COMPLETE'
+    stack = heat.stacks.get(stack_id)
+    assert stack.stack_status.endswith('_COMPLETE')
+    fault_row.outcome = '%s, tool runs: %d' % (
+        'completed by itself: %s' % left if how.startswith('none')
+        else 'left %s, then %s' % (left, stack.stack_status),
+        journal(path, 'started'))

@@ -1,0 +1,50 @@
+"""tools/matrix.py's reliability table, from the fault tier's rows."""
+
+import importlib.util
+import json
+import os
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__))))
+
+
+def load_matrix():
+    spec = importlib.util.spec_from_file_location(
+        'matrix', os.path.join(ROOT, 'tools', 'matrix.py'))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def row(case, passed, outcome, recovery=None, seconds=None):
+    return {'case': case, 'fault': 'fault %s' % case, 'passed': passed,
+            'outcome': outcome, 'recovery': recovery, 'down': 1.0,
+            'seconds': seconds, 'test': 'test_%s' % case}
+
+
+def test_every_row_says_what_happened_and_how_long_recovery_took(tmp_path):
+    matrix = load_matrix()
+    rows = {'2026.2': [row(4, True, 'CREATE_COMPLETE; tool ran once',
+                           'none: the next pass', 8.3),
+                       row(1, False, 'FAILED: StackFailed: a reason')],
+            '2025.1': [row(1, True, 'left CREATE_IN_PROGRESS',
+                           'stack update --existing', 41.6)]}
+    for series, found in rows.items():
+        with open(matrix.fault_rows_file(str(tmp_path), series), 'w') as f:
+            f.writelines(json.dumps(r) + '\n' for r in found)
+    lines = matrix.reliability_table(
+        str(tmp_path), ['2025.1', '2026.2']).splitlines()
+    body = [line.split() for line in lines[5:-1]]
+    assert [b[:4] for b in body] == [
+        ['1', 'fault', '1', '2025.1'], ['1', 'fault', '1', '2026.2'],
+        ['4', 'fault', '4', '2026.2']]
+    assert ' stack update --existing (42 s) ' in lines[5]
+    assert lines[5].endswith(' left CREATE_IN_PROGRESS')
+    assert lines[6].split(None, 5)[4:] == [
+        '-', 'FAILED: StackFailed: a reason']
+    assert ' none (8 s) ' in lines[7]
+
+
+def test_no_rows_say_so(tmp_path):
+    text = load_matrix().reliability_table(str(tmp_path), ['2026.2'])
+    assert text.startswith('No fault tier results')
