@@ -1,0 +1,59 @@
+"""Day-two requests: what a changed request of a deployment runs.
+
+A deployment's `action_request` is an opaque token; a stack update that
+changes it to a new, non-empty value requests `extended_action` (UPDATE
+when unset) now. Each token runs once: Heat keeps a failed update's old
+properties, so the next stack update shows the failed request's token as
+a change again; the token last run (kept in resource data) is not run
+again. Pure functions: the deployment applies their answers.
+"""
+
+from heat_lifecycle_plugins import protocol
+
+# Resource data of a deployment. REQUESTED_KEY: the action, while the last
+# Heat action was a request (a FAILED request leaves the deployment as it
+# was on the server: the next update is not a replacement). TOKEN_KEY: the
+# token of the last request run.
+REQUESTED_KEY = 'heat_lifecycle_plugins_requested'
+TOKEN_KEY = 'heat_lifecycle_plugins_request_token'
+
+
+def is_new_request(prop_diff, name, last_token):
+    """Whether an update's property diff requests an action now."""
+    token = (prop_diff or {}).get(name)
+    return token not in (None, '') and token != last_token
+
+
+def requested(extended_action):
+    """The action a request names: extended_action, else a re-apply."""
+    return extended_action or protocol.UPDATE
+
+
+def to_deliver(action, handled):
+    """The deploy_action that runs `action` with these handled actions.
+
+    Re-applying (UPDATE) runs the UPDATE entry, else the CREATE entry
+    (as a changed component without an UPDATE entry does). None: nothing
+    handles it.
+    """
+    if action in handled:
+        return action
+    if action == protocol.UPDATE and protocol.CREATE in handled:
+        return protocol.CREATE
+    return None
+
+
+def undefined(resource_name, prop, action, handled, component):
+    """The error of a request for an action nothing handles."""
+    custom = sorted(a for a in handled if a not in protocol.LIFECYCLE_ACTIONS)
+    lifecycle = [a for a in protocol.LIFECYCLE_ACTIONS if a in handled]
+    if not component and action not in protocol.LIFECYCLE_ACTIONS:
+        return ('Resource %s: property %s: %r is a custom action; custom '
+                'actions need an OS::Heat::SoftwareComponent config, whose '
+                'configs[].actions define them' % (resource_name, prop,
+                                                   action))
+    return ('Resource %s: property %s: the %s defines no action %r '
+            '(it defines %s)' % (
+                resource_name, prop,
+                'component' if component else 'config (its actions property)',
+                action, ', '.join(lifecycle + custom) or 'no action'))
