@@ -43,6 +43,32 @@ def to_deliver(action, handled):
     return None
 
 
+def reserved_inputs(action_inputs):
+    """The names among action_inputs that only Heat sets (deploy_*)."""
+    heat_sets = protocol.DERIVED_INPUTS + (protocol.DEPLOY_STATUS_AWARE,)
+    return sorted(k for k in action_inputs or {} if k in heat_sets)
+
+
+def with_action_inputs(inputs, action_inputs, make_input):
+    """A derived config's inputs with a request's action_inputs applied.
+
+    inputs: Heat's InputConfig items, make_input(**fields) makes one; a
+    value of action_inputs replaces the value of the input of its name, or
+    is added as a new input.
+    """
+    extra = dict(action_inputs or {})
+    merged = []
+    for item in inputs:
+        if item.name() in extra:
+            fields = item.as_dict()
+            fields['value'] = extra.pop(item.name())
+            item = make_input(**fields)
+        merged.append(item)
+    merged.extend(make_input(name=name, value=value)
+                  for name, value in sorted(extra.items()))
+    return merged
+
+
 def undefined(resource_name, prop, action, handled, component):
     """The error of a request for an action nothing handles."""
     custom = sorted(a for a in handled if a not in protocol.LIFECYCLE_ACTIONS)

@@ -103,8 +103,8 @@ class SoftwareDeployment(InTreeSoftwareDeployment):
 
     DEADLINES = (START_TIMEOUT, RUN_TIMEOUT) = (
         deployment_signals.START_TIMEOUT, deployment_signals.RUN_TIMEOUT)
-    REQUEST_PROPERTIES = (EXTENDED_ACTION, ACTION_REQUEST) = (
-        'extended_action', 'action_request')
+    REQUEST_PROPERTIES = (EXTENDED_ACTION, ACTION_REQUEST, ACTION_INPUTS) = (
+        'extended_action', 'action_request', 'action_inputs')
 
     properties_schema = dict(InTreeSoftwareDeployment.properties_schema, **{
         START_TIMEOUT: _deadline_schema(_(
@@ -136,6 +136,11 @@ class SoftwareDeployment(InTreeSoftwareDeployment):
             'this resource, nothing replaced (e.g. openstack stack update '
             '--existing --parameter backup_request=$(date +%s)). Empty or '
             'unchanged: nothing is requested.')),
+        ACTION_INPUTS: _added_schema(properties.Schema.MAP, _(
+            'Input values of requested actions only: each is an input of '
+            'the requested action\'s deployment, overriding input_values '
+            'of the same name. Other actions do not see them; changing '
+            'them alone runs nothing.')),
     })
 
     # Not a method: EngineService.resource_signal runs a signal to a
@@ -160,6 +165,10 @@ class SoftwareDeployment(InTreeSoftwareDeployment):
         inputs = [self._unexpiring(i) for i in super(
             SoftwareDeployment, self)._build_derived_inputs(action, source)
             if i.name() != protocol.DEPLOY_STATUS_AWARE]
+        if self._request:
+            inputs = action_requests.with_action_inputs(
+                inputs, self.properties[self.ACTION_INPUTS],
+                swc_io.InputConfig)
         inputs.append(swc_io.InputConfig(
             name=protocol.DEPLOY_STATUS_AWARE, type=swc_io.STRING_TYPE,
             value=protocol.TRUE if self._status_aware() else protocol.FALSE,
@@ -345,6 +354,14 @@ class SoftwareDeployment(InTreeSoftwareDeployment):
     def validate(self):
         super(SoftwareDeployment, self).validate()
         self._validate_extended_action()
+        reserved = action_requests.reserved_inputs(
+            self.properties[self.ACTION_INPUTS])
+        if reserved:
+            raise exception.StackValidationFailed(message=_(
+                'Resource %(res)s: property %(prop)s: %(names)s set by '
+                'Heat, not by a request') % {
+                    'res': self.name, 'prop': self.ACTION_INPUTS,
+                    'names': ', '.join(reserved)})
         transport = self.properties[self.SIGNAL_TRANSPORT]
         for name in self.DEADLINES:
             if (self.properties[name] is not None and transport is not None

@@ -16,10 +16,13 @@ def request_stack(configs, extended_action='BACKUP', transport='HEAT_SIGNAL'):
     template = helpers.component_stack(configs, transport=transport)
     template['parameters'] = {
         'action': {'type': 'string', 'default': extended_action},
-        'request': {'type': 'string', 'default': ''}}
+        'request': {'type': 'string', 'default': ''},
+        'inputs': {'type': 'json', 'default': {}}}
     template['resources']['deployment']['properties'].update(
         extended_action={'get_param': 'action'},
-        action_request={'get_param': 'request'})
+        action_request={'get_param': 'request'},
+        action_inputs={'get_param': 'inputs'},
+        input_values={'target': '/srv', 'keep': 3})
     return template
 
 
@@ -98,6 +101,44 @@ def test_a_request_runs_the_custom_action_each_time_nothing_replaced(engine):
         ('UPDATE', 'COMPLETE')] * 2 + [
         ('UPDATE', 'IN_PROGRESS'), ('UPDATE', 'COMPLETE')]
     engine.delete(ident, wait=False)
+
+
+def test_action_inputs_reach_requested_actions_only(engine):
+    template = request_stack(COMPONENT)
+    ident, item = created(engine, template)
+    assert 'label' not in helpers.inputs_of(item)
+    backup = request(engine, ident, template, 'r1', item,
+                     inputs={'label': 'nightly', 'keep': 7})
+    inputs = helpers.inputs_of(backup)
+    assert (inputs['deploy_action'], inputs['label'], inputs['keep'],
+            inputs['target']) == ('BACKUP', 'nightly', 7, '/srv')
+    finish(engine, ident, 'UPDATE')
+    reapply = request(engine, ident, template, 'r2', backup, action='UPDATE')
+    inputs = helpers.inputs_of(reapply)
+    assert inputs['deploy_action'] == 'UPDATE'
+    assert 'label' not in inputs and inputs['keep'] == 3
+    finish(engine, ident, 'UPDATE')
+    # An update that is no request does not see them.
+    template['resources']['deployment']['properties']['input_values'][
+        'keep'] = 4
+    engine.update(ident, template, wait=False)
+    plain = helpers.wait_for_delivery(engine, ident, 'UPDATE',
+                                      previous=reapply)
+    assert 'label' not in helpers.inputs_of(plain)
+    assert helpers.inputs_of(plain)['keep'] == 4
+    finish(engine, ident, 'UPDATE')
+    engine.delete(ident, wait=False)
+
+
+def test_action_inputs_may_not_set_what_heat_sets(engine):
+    template = request_stack(COMPONENT)
+    error = None
+    try:
+        engine.create(template, params={'inputs': {'deploy_action': 'X'}})
+    except Exception as exc:
+        error = str(exc)
+    assert ('Resource deployment: property action_inputs: deploy_action '
+            'set by Heat, not by a request') in error
 
 
 def test_a_request_of_update_reapplies_without_a_change(engine):
