@@ -186,10 +186,10 @@ def _check_defined(hc, resource_row, action):
 
 
 def _event_line(event):
-    return '%s %s %s_%s: %s' % (
+    """An event as heat-api gives it (resource_status is ACTION_STATUS)."""
+    return '%s %s %s: %s' % (
         event.get('event_time'), event.get('resource_name'),
-        event.get('resource_action'), event.get('resource_status'),
-        event.get('resource_status_reason'))
+        event.get('resource_status'), event.get('resource_status_reason'))
 
 
 class Run(object):
@@ -249,10 +249,8 @@ class Run(object):
 
     def result(self, stack_id, row, stack):
         resource = self.hc.resources.get(stack_id, self.args.resource)
-        resource = resource.to_dict()
-        state = (resource['resource_action'], resource['resource_status'])
-        ok = stack['stack_status'] == 'UPDATE_COMPLETE' and state == (
-            'UPDATE', 'COMPLETE')
+        ok = (stack['stack_status'] == 'UPDATE_COMPLETE' and
+              resource.to_dict()['resource_status'] == 'UPDATE_COMPLETE')
         if ok:
             self._print('%s of %s: COMPLETE' % (self.args.action,
                                                 self.args.resource))
