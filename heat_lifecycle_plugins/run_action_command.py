@@ -30,8 +30,7 @@ OWN_ARGUMENTS = why_command.OWN_ARGUMENTS + (
     'resource', 'action', 'input', 'wait', 'wait_timeout', 'poll')
 REQUEST_PROPERTIES = (EXTENDED_ACTION, ACTION_REQUEST, ACTION_INPUTS) = (
     'extended_action', 'action_request', 'action_inputs')
-DEPLOYMENT_TYPES = ('OS::Heat::SoftwareDeployment',
-                    'OS::Heat::StructuredDeployment')
+DEPLOYMENT_TYPE = 'OS::Heat::SoftwareDeployment'
 EXTERNAL_RESOURCE_TYPE = 'OS::Mistral::ExternalResource'
 WIRING_HELP = (
     'give it action_request: {get_param: <a string parameter>} (and '
@@ -109,6 +108,12 @@ def plan(template, resource, action, inputs, token):
                              % resource)
     props = definition.get('properties') or {}
     where = 'resource %s' % resource
+    workflows = props.get('actions')
+    if (definition.get('type') == EXTERNAL_RESOURCE_TYPE and
+            isinstance(workflows, dict) and
+            action_requests.requested(action) not in workflows):
+        raise RunActionError(action_requests.no_workflow(
+            resource, EXTENDED_ACTION, action, workflows))
     request = _param_of(props.get(ACTION_REQUEST))
     if request is None:
         raise RunActionError('%s is not wired for requests: %s' % (
@@ -138,14 +143,15 @@ def new_token():
                       uuid.uuid4().hex[:8])
 
 
-def defined_actions(resource_type, deployment, derived_config, properties):
-    """The actions the resource defines, or None if it cannot be known."""
-    if resource_type == EXTERNAL_RESOURCE_TYPE:
-        return set((properties or {}).get('actions') or {})
-    if derived_config is None:
+def defined_actions(derived_config):
+    """The actions of a delivered component, or None if not a component.
+
+    derived_config: the config a deployment last delivered, which holds
+    the whole component. A plain config is left to the engine's check.
+    """
+    if (derived_config or {}).get(protocol.GROUP) != \
+            protocol.COMPONENT_GROUP:
         return None
-    if derived_config.get(protocol.GROUP) != protocol.COMPONENT_GROUP:
-        return set((deployment or {}).get('actions') or ()) or None
     stored = derived_config.get(protocol.CONFIG) or {}
     return {a for entry in stored.get(protocol.CONFIGS) or []
             for a in entry.get(protocol.ACTIONS) or ()}
@@ -154,35 +160,35 @@ def defined_actions(resource_type, deployment, derived_config, properties):
 # -- the client side ------------------------------------------------------
 
 def _check_defined(hc, resource_row, action):
-    """RunActionError if the resource is known to lack `action`."""
+    """RunActionError if the resource is known to lack `action`.
+
+    A deployment: the component it last delivered. (An external resource's
+    actions were checked in the template by plan().)
+    """
     from heatclient import exc
     rtype = resource_row.get('resource_type')
-    physical_id = resource_row.get('physical_resource_id')
-    deployment = derived = None
-    if rtype in DEPLOYMENT_TYPES and physical_id:
-        try:
-            deployment = hc.software_deployments.get(physical_id).to_dict()
-            derived = hc.software_configs.get(
-                deployment['config_id']).to_dict()
-        except exc.HTTPException:
-            return
-    elif rtype != EXTERNAL_RESOURCE_TYPE:
+    if rtype == EXTERNAL_RESOURCE_TYPE:
+        return
+    if rtype != DEPLOYMENT_TYPE:
         raise RunActionError('resource %s is a %s; run-action runs actions '
                              'of %s and %s' % (
                                  resource_row.get('resource_name'), rtype,
-                                 ', '.join(DEPLOYMENT_TYPES),
-                                 EXTERNAL_RESOURCE_TYPE))
-    if rtype == EXTERNAL_RESOURCE_TYPE:
-        return  # the engine names the defined workflows if it lacks one
-    handled = defined_actions(rtype, None, derived, None)
-    if handled is None:
-        return
+                                 DEPLOYMENT_TYPE, EXTERNAL_RESOURCE_TYPE))
+    physical_id = resource_row.get('physical_resource_id')
+    if not physical_id:
+        return  # nothing delivered yet: the engine checks it
+    try:
+        deployment = hc.software_deployments.get(physical_id).to_dict()
+        derived = hc.software_configs.get(deployment['config_id']).to_dict()
+    except exc.HTTPException:
+        return  # nothing delivered yet: the engine checks it
+    handled = defined_actions(derived)
     requested = action_requests.requested(action)
-    if action_requests.to_deliver(requested, handled) is None:
+    if handled is not None and action_requests.to_deliver(
+            requested, handled) is None:
         raise RunActionError(action_requests.undefined(
             resource_row.get('resource_name'), EXTENDED_ACTION, requested,
-            handled, derived.get(protocol.GROUP) ==
-            protocol.COMPONENT_GROUP))
+            handled, True))
 
 
 def _event_line(event):

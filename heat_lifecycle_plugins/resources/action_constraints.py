@@ -22,9 +22,9 @@ class ValidActionName(constraints.Constraint):
             raise ValueError(problem)
 
     def _str(self):
-        return _('A lifecycle action or a custom action, an upper-case '
-                 'identifier (%s) that is not a near miss of a lifecycle '
-                 'action.') % action_names.NAME_PATTERN
+        return _('A lifecycle action or a custom action: upper-case '
+                 'letters, digits and underscores, starting with a letter, '
+                 'and not a near miss of a lifecycle action.')
 
     def _constraint(self):
         return self._str()

@@ -83,3 +83,10 @@ def undefined(resource_name, prop, action, handled, component):
                 resource_name, prop,
                 'component' if component else 'config (its actions property)',
                 action, ', '.join(lifecycle + custom) or 'no action'))
+
+
+def no_workflow(resource_name, prop, action, actions):
+    """The error of a request for an action without a workflow."""
+    return ('Resource %s: property %s: actions has no workflow for %r (it '
+            'has %s)' % (resource_name, prop, action,
+                         ', '.join(sorted(actions)) or 'none'))

@@ -669,12 +669,8 @@ class ExternalResource(resource.Resource):
         """Start the requested action's workflow; fails if none."""
         actions = new_props[self.EX_ACTIONS] or {}
         if requested not in actions:
-            raise exception.Error(_(
-                'Resource %(res)s: property %(prop)s: actions has no '
-                'workflow for %(action)r (it has %(has)s)') % {
-                    'res': self.name, 'prop': self.EXTENDED_ACTION,
-                    'action': requested,
-                    'has': ', '.join(sorted(actions)) or 'none'})
+            raise exception.Error(action_requests.no_workflow(
+                self.name, self.EXTENDED_ACTION, requested, actions))
         extra_env = None
         if requested == self.UPDATE:
             extra_env = {results.ENV_PREVIOUS_INPUT:

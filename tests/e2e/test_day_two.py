@@ -102,14 +102,13 @@ def test_a_failing_backup_is_recovered_by_the_next_request(
     assert 'BACKUP of deployment: FAILED' in failed.stdout
     assert 'backup broken: disk full' in failed.stdout
     assert heat.resources.get(stack_id, 'deployment').resource_status == \
-        'FAILED'
+        'UPDATE_FAILED'
 
     again = run_action(cloud, stack_id, 'deployment', 'BACKUP',
                        '--input', 'label=retry')
     assert again.returncode == 0, again.stdout + again.stderr
-    deployment = heat.resources.get(stack_id, 'deployment')
-    assert (deployment.resource_action, deployment.resource_status) == (
-        'UPDATE', 'COMPLETE')
+    assert heat.resources.get(stack_id, 'deployment').resource_status == \
+        'UPDATE_COMPLETE'
     assert physical_ids(heat, stack_id) == ids
     assert journal_lines(journal) == ['configure',
                                       'backup-failed label=broken',
@@ -121,3 +120,29 @@ def test_a_failing_backup_is_recovered_by_the_next_request(
     assert journal_lines(journal)[-1] == 'configure'
     assert physical_ids(heat, stack_id) == ids
     driver.delete(stack_id)
+
+
+def test_external_resource_custom_action_runs_its_workflow(
+        cloud, driver, heat, thing_store, mistral_workflows):
+    """examples/day_two_external_resource.yaml's ROTATE_KEYS in Mistral."""
+    stack_id = driver.create(example('day_two_external_resource.yaml'),
+                             {'store': thing_store.url})
+    thing_id = driver.outputs(stack_id)['thing_id']
+
+    run = run_action(cloud, stack_id, 'thing', 'ROTATE_KEYS',
+                     '--input', 'key_label=k1')
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert 'ROTATE_KEYS of thing: COMPLETE' in run.stdout
+    assert '  key_label: "k1"' in run.stdout.splitlines()
+    run = run_action(cloud, stack_id, 'thing', 'ROTATE_KEYS')
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert '  rotations: 2' in run.stdout.splitlines()
+    assert thing_store.things()[thing_id]['key_label'] == 'rotated'
+    assert physical_ids(heat, stack_id) == {'thing': thing_id}
+    assert driver.outputs(stack_id)['output']['size'] == 1
+
+    refused = run_action(cloud, stack_id, 'thing', 'DRAIN')
+    assert refused.returncode == 2, refused.stdout + refused.stderr
+    assert "actions has no workflow for 'DRAIN'" in refused.stderr
+    driver.delete(stack_id)
+    assert thing_id not in thing_store.things()

@@ -55,6 +55,21 @@ def test_a_resource_not_wired_says_what_to_add(props):
         '{get_param: <a string parameter>}')
 
 
+def test_an_external_resource_without_the_workflow_is_refused():
+    thing = {'resources': {'thing': {
+        'type': 'OS::Mistral::ExternalResource', 'properties': {
+            'actions': {'CREATE': {}, 'ROTATE': {}},
+            'action_request': {'get_param': 'req'},
+            'extended_action': {'get_param': 'act'}}}}}
+    assert ra.plan(thing, 'thing', 'ROTATE', {}, 't') == {
+        'req': 't', 'act': 'ROTATE'}
+    with pytest.raises(ra.RunActionError) as error:
+        ra.plan(thing, 'thing', 'DRAIN', {}, 't')
+    assert str(error.value) == (
+        "Resource thing: property extended_action: actions has no workflow "
+        "for 'DRAIN' (it has CREATE, ROTATE)")
+
+
 def test_inputs_need_action_inputs_wired():
     wired = template(action_request={'get_param': 'req'},
                      extended_action={'get_param': 'act'})
@@ -85,16 +100,12 @@ def test_inputs_parse_and_refuse_what_heat_sets():
         assert str(error.value) == said
 
 
-def test_defined_actions_of_a_component_and_of_a_plain_config():
+def test_defined_actions_of_a_delivered_component():
     component = {'group': 'component', 'config': {'configs': [
         {'actions': ['CREATE', 'UPDATE']}, {'actions': ['BACKUP']}]}}
-    assert ra.defined_actions('OS::Heat::SoftwareDeployment', None,
-                              component, None) == {'CREATE', 'UPDATE',
-                                                   'BACKUP'}
-    assert ra.defined_actions('OS::Heat::SoftwareDeployment', None,
-                              None, None) is None
-    assert ra.defined_actions(ra.EXTERNAL_RESOURCE_TYPE, None, None, {
-        'actions': {'CREATE': {}, 'ROTATE': {}}}) == {'CREATE', 'ROTATE'}
+    assert ra.defined_actions(component) == {'CREATE', 'UPDATE', 'BACKUP'}
+    assert ra.defined_actions({'group': 'script', 'config': 'x'}) is None
+    assert ra.defined_actions(None) is None
 
 
 def test_tokens_differ():

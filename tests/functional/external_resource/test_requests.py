@@ -1,17 +1,21 @@
 """Day-two requests of OS::Mistral::ExternalResource against real Mistral.
 
-The example's custom ROTATE_KEYS workflow runs when the request parameter
-changes: as a Heat UPDATE, its outputs merged, heat_extresource_data in
-its environment, action_inputs over input, nothing replaced; each token
-runs once; a failed request is not replaced by the next update.
+examples/day_two_external_resource.yaml's custom ROTATE_KEYS workflow
+runs when the request parameter changes: as a Heat UPDATE, its outputs
+merged, heat_extresource_data in its environment, action_inputs over
+input, nothing replaced; each token runs once; a failed request is not
+replaced by the next update.
 """
+
+import os
 
 import pytest
 
 from heat_lifecycle_plugins.fixtures.stacks import StackFailed
-from tests.functional.external_resource.conftest import EXAMPLE_TEMPLATE
+from tests.functional.external_resource.conftest import ROOT
 
-with open(EXAMPLE_TEMPLATE) as f:
+with open(os.path.join(ROOT, 'examples',
+                       'day_two_external_resource.yaml')) as f:
     EXAMPLE = f.read()
 
 
