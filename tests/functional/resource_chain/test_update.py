@@ -143,3 +143,18 @@ def test_an_update_after_a_failed_update_keeps_the_members(chain_engine,
     assert after[1] not in (a, b)
     kinds = chain_engine.outputs(ident)['kinds']
     assert kinds == [A, X, B]
+
+
+def test_a_chain_whose_order_flipped_is_deleted(chain_engine):
+    # Inserting an R before [N, R, N, R] keeps every member, but each pair
+    # now runs the other way round (R before N): the members' dependencies
+    # are reversed, and the delete must not see both orders at once.
+    n, r = 'OS::Heat::None', 'OS::Heat::RandomString'
+
+    def template(types):
+        return {'heat_template_version': '2016-10-14',
+                'resources': {'chain': {'type': 'OS::Heat::ResourceChain',
+                                        'properties': {'resources': types}}}}
+    ident = chain_engine.create(template([n, r] * 5))
+    chain_engine.update(ident, template([r] + [n, r] * 5))
+    chain_engine.delete(ident)
