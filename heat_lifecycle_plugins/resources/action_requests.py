@@ -10,10 +10,9 @@ again. Pure functions: the deployment applies their answers.
 
 from heat_lifecycle_plugins import protocol
 
-# Resource data of a deployment. REQUESTED_KEY: the action, while the last
-# Heat action was a request (a FAILED request leaves the deployment as it
-# was on the server: the next update is not a replacement). TOKEN_KEY: the
-# token of the last request run.
+# Resource data. REQUESTED_KEY: the action of a request from its start
+# until it succeeds (a FAILED request leaves the resource as it was: the
+# next update is not a replacement). TOKEN_KEY: the token last run.
 REQUESTED_KEY = 'heat_lifecycle_plugins_requested'
 TOKEN_KEY = 'heat_lifecycle_plugins_request_token'
 
@@ -22,6 +21,11 @@ def is_new_request(prop_diff, name, last_token):
     """Whether an update's property diff requests an action now."""
     token = (prop_diff or {}).get(name)
     return token not in (None, '') and token != last_token
+
+
+def failed_request(heat_action, data):
+    """Whether a FAILED resource failed in a request (UPDATE), not else."""
+    return heat_action == protocol.UPDATE and bool(data.get(REQUESTED_KEY))
 
 
 def requested(extended_action):

@@ -586,7 +586,7 @@ class ExternalResource(resource.Resource):
     def needs_replace_failed(self):
         # A failed request (a custom action) leaves the thing as it was:
         # the next update runs in place.
-        if self.data().get(action_requests.REQUESTED_KEY):
+        if action_requests.failed_request(self.action, self.data()):
             return False
         return not self._repairs()
 
@@ -702,7 +702,10 @@ class ExternalResource(resource.Resource):
         return self._start(self.UPDATE, new_props, extra_env=extra_env)
 
     def check_update_complete(self, watch):
-        return self._check(watch)
+        done = self._check(watch)
+        if done:
+            self._forget(action_requests.REQUESTED_KEY)  # it succeeded
+        return done
 
     def handle_update_cancel(self, watch):
         self._cancel(watch, self.UPDATE)

@@ -277,7 +277,7 @@ class SoftwareDeployment(InTreeSoftwareDeployment):
     def needs_replace_failed(self):
         # A failed request (BACKUP) changed nothing the deployment applied:
         # the next update runs in place, as the next request or not at all.
-        if self.data().get(action_requests.REQUESTED_KEY):
+        if action_requests.failed_request(self.action, self.data()):
             return False
         return super(SoftwareDeployment, self).needs_replace_failed()
 
@@ -398,8 +398,11 @@ class SoftwareDeployment(InTreeSoftwareDeployment):
             SoftwareDeployment, self).check_create_complete(sd))
 
     def check_update_complete(self, sd):
-        return self._checked(sd, super(
+        done = self._checked(sd, super(
             SoftwareDeployment, self).check_update_complete(sd))
+        if done and action_requests.REQUESTED_KEY in self.data():
+            self.data_delete(action_requests.REQUESTED_KEY)  # it succeeded
+        return done
 
     def check_suspend_complete(self, sd):
         return self._checked(sd, super(

@@ -13,15 +13,9 @@ import subprocess
 import sys
 
 from tests.e2e.conftest import example
+from tests.e2e.test_software_component import journal_lines
 
 DAY_TWO = example('day_two.yaml')
-
-
-def journal_lines(path):
-    if not os.path.exists(path):
-        return []
-    with open(path) as f:
-        return [line.strip() for line in f if line.strip()]
 
 
 def as_demo(cloud, command, *args):

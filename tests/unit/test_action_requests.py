@@ -63,3 +63,11 @@ def test_reserved_inputs():
                                'x': 3}) == ['deploy_action',
                                             'deploy_status_aware']
     assert ar.reserved_inputs(None) == []
+
+
+def test_only_a_failed_update_with_a_request_running_is_a_failed_request():
+    running = {ar.REQUESTED_KEY: 'BACKUP'}
+    assert ar.failed_request('UPDATE', running)
+    assert not ar.failed_request('RESUME', running)
+    assert not ar.failed_request('CHECK', running)
+    assert not ar.failed_request('UPDATE', {})
