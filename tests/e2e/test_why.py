@@ -92,7 +92,7 @@ def test_a_failing_workflow_in_a_group_comes_first(
         cloud, driver, heat, thing_store, mistral_workflows, tmp_path):
     stack_id = driver.create(in_a_group(test_failures.FAILING_THING, 'thing'),
                              {'store': thing_store.url}, expect='FAILED')
-    execution = [e for e in mistral_workflows.client().executions.list(
+    execution = [e for e in mistral_workflows.executions.list(
         limit=-1) if e.workflow_name == 'thing_create_refused'][-1]
     # As a user with a clouds.yaml: --os-cloud names the demo's entry.
     demo = cloud.keystone.demo_env()
