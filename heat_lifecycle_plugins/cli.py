@@ -1,4 +1,5 @@
-"""The heat-lifecycle-plugins command: install-loader, list, check, why.
+"""The heat-lifecycle-plugins command: install-loader, list, check, why,
+run-action.
 
 Each command prints only what it is about: Heat's notices and warnings
 while its environment is built are not shown.
@@ -18,6 +19,7 @@ from heat_lifecycle_plugins import checks
 from heat_lifecycle_plugins import heat_internals
 from heat_lifecycle_plugins import plugin_dir_loader
 from heat_lifecycle_plugins import registry
+from heat_lifecycle_plugins import run_action_command
 from heat_lifecycle_plugins import signal_path
 from heat_lifecycle_plugins import why_command
 
@@ -188,8 +190,17 @@ def cmd_why(args):
         return why_command.run(args)
 
 
+def cmd_run_action(args):
+    with heat_kept_quiet():
+        return run_action_command.run(args)
+
+
+def _runs(argv, command):
+    return argv if argv and argv[0] == command else None
+
+
 def build_parser(argv=None):
-    """The command's parser; `why`'s cloud options only if argv runs it."""
+    """The parser; cloud options only for the command that argv runs."""
     parser = argparse.ArgumentParser(
         prog='heat-lifecycle-plugins',
         description='Install and check the heat-lifecycle-plugins types in '
@@ -227,9 +238,24 @@ def build_parser(argv=None):
                     'with what explains them. Exit status 0: the stack is '
                     'not failed; 1: failures printed; 2: bad arguments or '
                     'Heat cannot be reached.')
-    why_command.add_arguments(
-        p, argv if argv and argv[0] == 'why' else None)
+    why_command.add_arguments(p, _runs(argv, 'why'))
     p.set_defaults(func=cmd_why)
+    p = sub.add_parser(
+        'run-action', help='run a day-two action (BACKUP, or UPDATE to '
+                           're-apply) of a deployment or external resource '
+                           'on a running stack, and wait for its result',
+        description='Request ACTION of RESOURCE through heat-api as the '
+                    'stack\'s user (clouds.yaml, OS_* variables or --os-* '
+                    'options): a stack update --existing that changes the '
+                    'parameters the template wires to the resource\'s '
+                    'action_request (and extended_action, action_inputs). '
+                    'Prints the resource\'s events while it runs, then its '
+                    'outputs or why it failed. Exit status 0: the action '
+                    'succeeded; 1: it failed; 2: bad arguments, a resource '
+                    'not wired for requests or an action it does not '
+                    'define, or Heat cannot be reached.')
+    run_action_command.add_arguments(p, _runs(argv, 'run-action'))
+    p.set_defaults(func=cmd_run_action)
     return parser
 
 

@@ -12,6 +12,7 @@ Exit status: 0 when the stack is not failed, 1 when failures were printed,
 """
 
 import argparse
+import contextlib
 import json
 import re
 import sys
@@ -38,6 +39,11 @@ def add_arguments(parser, argv):
                         help='name or id of the stack')
     parser.add_argument('--json', action='store_true',
                         help='print the report as JSON (for CI)')
+    add_cloud_arguments(parser, argv)
+
+
+def add_cloud_arguments(parser, argv):
+    """The openstack client's cloud options, if `argv` runs the command."""
     if argv is None:
         return
     from openstack import config
@@ -50,13 +56,16 @@ def add_arguments(parser, argv):
         raise WhyError('cloud configuration: %s' % _one_line(exc))
 
 
-def heat_client(args):
-    """python-heatclient for the cloud the user's options name."""
+def heat_client(args, own=OWN_ARGUMENTS):
+    """python-heatclient for the cloud the user's options name.
+
+    own: the command's own argument names (all others are cloud options).
+    """
     from heatclient import client
     from openstack import config
     options = argparse.Namespace(**{
         key: value for key, value in vars(args).items()
-        if key not in OWN_ARGUMENTS})
+        if key not in own})
     cloud = config.OpenStackConfig().get_one(argparse=options)
     return client.Client(
         '1', session=cloud.get_session(), service_type=SERVICE_TYPE,
@@ -179,15 +188,18 @@ def _unreachable(exc):
                        (match.group('why') or 'connection failed').strip())
 
 
-def _read(args):
-    """read_stack for args.stack, its failures turned into WhyError."""
+@contextlib.contextmanager
+def heat_errors(stack_ref):
+    """Failures of the cloud or of Heat's answers, as one-line WhyErrors."""
     from heatclient import exc as heat_exc
     from keystoneauth1 import exceptions as ks_exc
     from openstack import exceptions as sdk_exc
     try:
-        return read_stack(heat_client(args), args.stack)
+        yield
+    except WhyError:
+        raise
     except heat_exc.HTTPNotFound:
-        raise WhyError('stack %s not found' % args.stack)
+        raise WhyError('stack %s not found' % stack_ref)
     except ks_exc.MissingRequiredOptions as exc:
         raise WhyError('cannot authenticate: %s (set OS_* variables, '
                        '--os-* options or --os-cloud)' % _one_line(exc))
@@ -202,7 +214,13 @@ def _read(args):
     except Exception as exc:
         # Never a traceback, but say it is not the cloud's answer.
         raise WhyError('unexpected %s while reading %s: %s' % (
-            type(exc).__name__, args.stack, _one_line(exc)))
+            type(exc).__name__, stack_ref, _one_line(exc)))
+
+
+def _read(args):
+    """read_stack for args.stack, its failures turned into WhyError."""
+    with heat_errors(args.stack):
+        return read_stack(heat_client(args), args.stack)
 
 
 def run(args):

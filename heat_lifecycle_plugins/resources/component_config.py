@@ -7,8 +7,7 @@ module checks the template's entries, builds that form and reads the
 actions back from it.
 """
 
-import difflib
-
+from heat_lifecycle_plugins import action_names
 from heat_lifecycle_plugins import protocol
 
 # What an entry without `actions` handles.
@@ -16,24 +15,18 @@ DEFAULT_ACTIONS = (protocol.CREATE, protocol.UPDATE)
 # A config that is an integer or a boolean is stored as its text, as the
 # in-tree type's string property does.
 SCALAR_CONFIGS = (bool, int)
+# The naming rule, as error messages state it.
+RULE = ('actions are %s or custom upper-case identifiers such as BACKUP '
+        '(%s)' % (', '.join(protocol.LIFECYCLE_ACTIONS),
+                  action_names.NAME_PATTERN))
 
 
-def _did_you_mean(value):
-    text = str(value)
-    if text.upper() in protocol.LIFECYCLE_ACTIONS:
-        return text.upper()
-    close = difflib.get_close_matches(
-        text.upper(), protocol.LIFECYCLE_ACTIONS, n=1, cutoff=0.6)
-    return close[0] if close else None
-
-
-def _action_problem(where, value):
-    hint = _did_you_mean(value)
-    message = '%s.%s: %r is not a lifecycle action' % (
-        where, protocol.ACTIONS, value)
-    if hint:
-        message += '; did you mean %r?' % hint
-    return message + ' (allowed: %s)' % ', '.join(protocol.LIFECYCLE_ACTIONS)
+def action_problem(where, value):
+    """Why `value` cannot be an action, as an error naming `where`."""
+    found = action_names.problem(value)
+    if found is None:
+        return None
+    return '%s: %s (%s)' % (where, found, RULE)
 
 
 def _entry_problems(index, entry, owner_of):
@@ -56,13 +49,14 @@ def _entry_problems(index, entry, owner_of):
     if actions is None:
         actions = DEFAULT_ACTIONS
     if not actions:
-        yield '%s.%s is empty: list at least one of %s' % (
-            where, protocol.ACTIONS, ', '.join(protocol.LIFECYCLE_ACTIONS))
+        yield '%s.%s is empty: list at least one action (%s)' % (
+            where, protocol.ACTIONS, RULE)
     for action in actions:
         if action is None:
             continue  # not resolved yet (validation before create)
-        if action not in protocol.LIFECYCLE_ACTIONS:
-            yield _action_problem(where, action)
+        bad = action_problem('%s.%s' % (where, protocol.ACTIONS), action)
+        if bad:
+            yield bad
         elif action in owner_of:
             yield ('%s.%s: action %r is already handled by configs[%d]; an '
                    'action may appear in at most one entry (an entry without '
@@ -116,7 +110,7 @@ def is_component(software_config):
 
 
 def handled_actions(software_config):
-    """The lifecycle actions a stored component has an entry for."""
+    """The actions, lifecycle and custom, a stored component handles."""
     stored = software_config.get(protocol.CONFIG) or {}
     actions = set()
     for entry in stored.get(protocol.CONFIGS) or []:

@@ -26,6 +26,8 @@ from oslo_serialization import jsonutils
 from heat_lifecycle_plugins import config
 from heat_lifecycle_plugins import heat_internals
 from heat_lifecycle_plugins import mistral_client
+from heat_lifecycle_plugins.resources import action_constraints
+from heat_lifecycle_plugins.resources import action_requests
 from heat_lifecycle_plugins.resources import execution_results as results
 from heat_lifecycle_plugins.resources import polling
 from heat_lifecycle_plugins.resources import stored_outputs
@@ -109,6 +111,10 @@ class MistralWorkflowConstraint(object):
         return self._problem or 'workflow "%s" is not valid' % value
 
 
+_ADDED = support.SupportStatus(support.SUPPORTED,
+                               _('Added by heat-lifecycle-plugins.'))
+
+
 class ExternalResource(resource.Resource):
     """A resource managed by user-defined Mistral workflows.
 
@@ -122,6 +128,12 @@ class ExternalResource(resource.Resource):
     ``heat_extresource_previous_input``. A CHECK workflow returns ``drift``
     (null, ``missing`` or ``different``) and ``reason``; a
     ``replace_decision`` workflow returns ``replace`` (true or false).
+
+    A custom action (a key of ``actions`` such as ROTATE_KEYS) runs when
+    requested: a stack update that changes ``action_request`` runs
+    ``extended_action``'s workflow as a Heat UPDATE, with
+    ``action_inputs`` merged over ``input``; a failed request does not
+    make the next update a replacement.
     """
 
     support_status = support.SupportStatus(version='9.0.0')
@@ -130,11 +142,13 @@ class ExternalResource(resource.Resource):
 
     PROPERTIES = (
         EX_ACTIONS, INPUT, DESCRIPTION, REPLACE_ON_CHANGE, ALWAYS_UPDATE,
-        REPLACE_DECISION,
+        REPLACE_DECISION, EXTENDED_ACTION, ACTION_REQUEST, ACTION_INPUTS,
     ) = (
         'actions', 'input', 'description', 'replace_on_change_inputs',
-        'always_update', 'replace_decision',
+        'always_update', 'replace_decision', 'extended_action',
+        'action_request', 'action_inputs',
     )
+    REQUEST_PROPERTIES = (EXTENDED_ACTION, ACTION_REQUEST, ACTION_INPUTS)
 
     ATTRIBUTES = (OUTPUT,) = ('output',)
 
@@ -157,25 +171,22 @@ class ExternalResource(resource.Resource):
         ),
     }
 
-    _action_schema = properties.Schema(
-        properties.Schema.MAP,
-        _('The workflow to run for this action and its execution params.'),
-        schema=_workflow_schema,
-        update_allowed=True,
-    )
-
     properties_schema = {
+        # Open to custom action names: Heat's keyed map schema would refuse
+        # (and drop) them; ValidWorkflowActions checks what it checked.
         EX_ACTIONS: properties.Schema(
             properties.Schema.MAP,
-            _('Resource actions that run a workflow: any of CREATE, '
-              'UPDATE, DELETE, SUSPEND, RESUME and CHECK (stack check: '
-              'the workflow returns drift, null when the external thing '
-              'is as Heat left it, "missing" or "different", and a '
-              'reason).'),
-            schema=dict(zip(WORKFLOW_ACTIONS,
-                            [_action_schema] * len(WORKFLOW_ACTIONS))),
+            _('Resource actions that run a workflow, each {workflow: NAME '
+              'or id, params: {...} (execution params for Mistral, e.g. '
+              'env, a map)}: any of CREATE, UPDATE, DELETE, SUSPEND, RESUME '
+              'and CHECK (stack check: the workflow returns drift, null '
+              'when the external thing is as Heat left it, "missing" or '
+              '"different", and a reason), and custom actions, upper-case '
+              'identifiers such as ROTATE_KEYS, run when requested '
+              '(extended_action).'),
             required=True,
             update_allowed=True,
+            constraints=[action_constraints.ValidWorkflowActions()],
         ),
         INPUT: properties.Schema(
             properties.Schema.MAP,
@@ -214,6 +225,32 @@ class ExternalResource(resource.Resource):
             schema=_workflow_schema,
             update_allowed=True,
             support_status=support.SupportStatus(version='9.0.0'),
+        ),
+        EXTENDED_ACTION: properties.Schema(
+            properties.Schema.STRING,
+            _('The action a request (a change of action_request) runs: a '
+              'custom action, a key of actions, or UPDATE to run the UPDATE '
+              'workflow again unchanged. Unset: UPDATE. Changing it alone '
+              'runs nothing.'),
+            update_allowed=True,
+            constraints=[action_constraints.ValidActionName()],
+            support_status=_ADDED,
+        ),
+        ACTION_REQUEST: properties.Schema(
+            properties.Schema.STRING,
+            _('A request token: a stack update that changes it to a new, '
+              'non-empty value runs extended_action\'s workflow now, as a '
+              'Heat UPDATE of this resource; its outputs are merged as any '
+              'action\'s. Each token runs once.'),
+            update_allowed=True,
+            support_status=_ADDED,
+        ),
+        ACTION_INPUTS: properties.Schema(
+            properties.Schema.MAP,
+            _('Workflow input of requested actions only, merged over '
+              'input.'),
+            update_allowed=True,
+            support_status=_ADDED,
         ),
     }
 
@@ -262,7 +299,8 @@ class ExternalResource(resource.Resource):
         props = self.properties if props is None else props
         return (props[self.EX_ACTIONS] or {}).get(action)
 
-    def _start(self, action, props=None, extra_env=None, spec=None):
+    def _start(self, action, props=None, extra_env=None, spec=None,
+               extra_input=None):
         """Start the action's execution; its Watch, None if no workflow."""
         props = self.properties if props is None else props
         spec = spec or self._action_spec(action, props)
@@ -270,14 +308,14 @@ class ExternalResource(resource.Resource):
             return None
         self._settle_unread()
         workflow = spec[self.WORKFLOW]
-        params = results.execution_params(action, spec[self.PARAMS],
+        params = results.execution_params(action, spec.get(self.PARAMS),
                                           self._outputs(), extra_env)
         client = self._mistral()
         started = time.monotonic()
         try:
             execution_id = client.start_execution(
-                workflow, props[self.INPUT] or {}, props[self.DESCRIPTION],
-                params)
+                workflow, dict(props[self.INPUT] or {}, **(extra_input or {})),
+                props[self.DESCRIPTION], params)
         except mistral_client.MistralError as exc:
             if (exc.status is not None and
                     not isinstance(exc, mistral_client.MistralUnreachable)
@@ -498,11 +536,25 @@ class ExternalResource(resource.Resource):
 
     # -- validation --------------------------------------------------------
 
+    def _check_workflows(self, actions):
+        """Each action's workflow exists (Heat's keyed schema did this)."""
+        for action, spec in sorted(actions.items()):
+            workflow = (spec or {}).get(self.WORKFLOW)
+            if not workflow:
+                continue  # not resolved yet: checked when it runs
+            check = MistralWorkflowConstraint()
+            if not check.validate(workflow, self.context):
+                raise exception.StackValidationFailed(
+                    path=self._path(self.EX_ACTIONS, action, self.WORKFLOW),
+                    message=check.error(workflow))
+
     def validate(self):
         super(ExternalResource, self).validate()
         actions = self.properties[self.EX_ACTIONS] or {}
-        specs = [((self.EX_ACTIONS, action, self.PARAMS), actions.get(action))
-                 for action in self.WORKFLOW_ACTIONS]
+        if self.stack.strict_validate:
+            self._check_workflows(actions)
+        specs = [((self.EX_ACTIONS, action, self.PARAMS), spec)
+                 for action, spec in sorted(actions.items())]
         specs.append(((self.REPLACE_DECISION, self.PARAMS),
                       self.properties[self.REPLACE_DECISION]))
         for path, spec in specs:
@@ -532,6 +584,10 @@ class ExternalResource(resource.Resource):
         return not self._repairs()
 
     def needs_replace_failed(self):
+        # A failed request (a custom action) leaves the thing as it was:
+        # the next update runs in place.
+        if action_requests.failed_request(self.action, self.data()):
+            return False
         return not self._repairs()
 
     def _needs_update(self, after, before, after_props, before_props,
@@ -602,9 +658,39 @@ class ExternalResource(resource.Resource):
     def handle_create_cancel(self, watch):
         self._cancel(watch, self.CREATE)
 
+    def _note_request(self, requested, token):
+        if requested:
+            self.data_set(action_requests.REQUESTED_KEY, requested)
+            self.data_set(action_requests.TOKEN_KEY, token)
+        else:
+            self._forget(action_requests.REQUESTED_KEY)
+
+    def _start_request(self, requested, new_props):
+        """Start the requested action's workflow; fails if none."""
+        actions = new_props[self.EX_ACTIONS] or {}
+        if requested not in actions:
+            raise exception.Error(action_requests.no_workflow(
+                self.name, self.EXTENDED_ACTION, requested, actions))
+        extra_env = None
+        if requested == self.UPDATE:
+            extra_env = {results.ENV_PREVIOUS_INPUT:
+                         self.properties[self.INPUT] or {}}
+        return self._start(requested, new_props, extra_env=extra_env,
+                           extra_input=new_props[self.ACTION_INPUTS])
+
     def handle_update(self, json_snippet, tmpl_diff, prop_diff):
         new_props = json_snippet.properties(self.properties_schema,
                                             self.context)
+        token = prop_diff.get(self.ACTION_REQUEST)
+        requested = None
+        if action_requests.is_new_request(
+                prop_diff, self.ACTION_REQUEST,
+                self.data().get(action_requests.TOKEN_KEY)):
+            requested = action_requests.requested(
+                new_props[self.EXTENDED_ACTION])
+        self._note_request(requested, token)
+        if requested:
+            return self._start_request(requested, new_props)
         drift = self._drift()
         if (self.INPUT not in prop_diff and not new_props[self.ALWAYS_UPDATE]
                 and drift is None):
@@ -616,7 +702,10 @@ class ExternalResource(resource.Resource):
         return self._start(self.UPDATE, new_props, extra_env=extra_env)
 
     def check_update_complete(self, watch):
-        return self._check(watch)
+        done = self._check(watch)
+        if done:
+            self._forget(action_requests.REQUESTED_KEY)  # it succeeded
+        return done
 
     def handle_update_cancel(self, watch):
         self._cancel(watch, self.UPDATE)

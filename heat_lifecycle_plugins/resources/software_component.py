@@ -2,7 +2,8 @@
 
 Replaces Heat's in-tree type of the same name with the same properties and
 attribute, and adds what the spec asks for and the in-tree type lacks: action
-names are checked (with a "did you mean" for near misses), every error names
+names are checked (with a "did you mean" for near misses; custom day-two
+actions such as BACKUP are upper-case identifiers), every error names
 the entry's index and the bad value, and `options` may hold one section per
 tool, each config receiving only its own tool's section.
 """
@@ -39,9 +40,9 @@ class ValidComponentConfigs(constraints.Constraint):
             raise ValueError(problem)
 
     def _str(self):
-        return _('Actions are among %s and appear in at most one entry; '
-                 'each entry has a tool.') % ', '.join(
-                     protocol.LIFECYCLE_ACTIONS)
+        return _('Actions are lifecycle actions (%s) or custom upper-case '
+                 'identifiers, and appear in at most one entry; each entry '
+                 'has a tool.') % ', '.join(protocol.LIFECYCLE_ACTIONS)
 
     def _constraint(self):
         return self._str()
@@ -55,7 +56,9 @@ class SoftwareComponent(SoftwareConfig):
     lifecycle actions (CREATE, DELETE, SUSPEND, RESUME, UPDATE) it handles,
     the config and the tool that applies it on the server; an action may
     appear in at most one entry. An entry without `actions` handles CREATE
-    and UPDATE.
+    and UPDATE. An entry may also handle custom actions (upper-case
+    identifiers such as BACKUP), which run only when a deployment's
+    `extended_action` is requested.
 
     `options` is shared by all entries, except that a key named like a tool
     used by an entry is that tool's own section: each entry receives the
@@ -95,9 +98,12 @@ class SoftwareComponent(SoftwareConfig):
         schema={
             ENTRY_ACTIONS: properties.Schema(
                 properties.Schema.LIST,
-                _('Lifecycle actions this entry handles: any of %s. An '
-                  'action may appear in at most one entry.') %
-                ', '.join(protocol.LIFECYCLE_ACTIONS),
+                _('Actions this entry handles: lifecycle actions (%s) and '
+                  'custom actions, upper-case identifiers such as BACKUP '
+                  'that a deployment runs when its extended_action is '
+                  'requested. A near miss of a lifecycle action (CRAETE, '
+                  'create) is refused. An action may appear in at most one '
+                  'entry.') % ', '.join(protocol.LIFECYCLE_ACTIONS),
                 default=list(component_config.DEFAULT_ACTIONS),
                 schema=properties.Schema(properties.Schema.STRING),
             ),

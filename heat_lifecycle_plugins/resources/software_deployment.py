@@ -24,8 +24,11 @@ from heat.engine import software_config_io as swc_io
 from heat.engine import support
 from heat.rpc import api as rpc_api
 
+from heat_lifecycle_plugins import action_names
 from heat_lifecycle_plugins import heat_internals
 from heat_lifecycle_plugins import protocol
+from heat_lifecycle_plugins.resources import action_constraints
+from heat_lifecycle_plugins.resources import action_requests
 from heat_lifecycle_plugins.resources import component_config
 from heat_lifecycle_plugins.resources import deployment_signals
 
@@ -37,13 +40,17 @@ DELIVERED_AT = 'heat_lifecycle_plugins_delivered_at'
 SIGNAL_EVENT = 'SIGNAL'
 
 
-def _deadline_schema(description):
+def _added_schema(kind, description, **extra):
     return properties.Schema(
-        properties.Schema.INTEGER, description,
-        constraints=[constraints.Range(min=1)],
-        update_allowed=True,
+        kind, description, update_allowed=True,
         support_status=support.SupportStatus(
-            support.SUPPORTED, _('Added by heat-lifecycle-plugins.')))
+            support.SUPPORTED, _('Added by heat-lifecycle-plugins.')),
+        **extra)
+
+
+def _deadline_schema(description):
+    return _added_schema(properties.Schema.INTEGER, description,
+                         constraints=[constraints.Range(min=1)])
 
 
 # Extended, not rewritten: the private names used are in heat_internals.
@@ -81,12 +88,23 @@ class SoftwareDeployment(InTreeSoftwareDeployment):
     deployment when no signal of any kind arrived that many seconds after it
     was delivered; ``run_timeout`` when it has not ended that many seconds
     after it was delivered. The reason says which, and the last progress.
+
+    Day-two actions: a stack update that changes ``action_request`` to a
+    new, non-empty value runs ``extended_action`` now (a custom action of
+    the component, or UPDATE, the default, to re-apply the config without
+    a change). The resource goes UPDATE_IN_PROGRESS and the server gets
+    the action as ``deploy_action``; progress, outputs and failure are
+    those of any action. Changing ``extended_action`` alone runs nothing.
+    A failed request leaves the deployment UPDATE_FAILED but is never
+    replaced for it: the next request runs again on the same deployment.
     """
 
     support_status = support.SupportStatus(version='2014.1')
 
     DEADLINES = (START_TIMEOUT, RUN_TIMEOUT) = (
         deployment_signals.START_TIMEOUT, deployment_signals.RUN_TIMEOUT)
+    REQUEST_PROPERTIES = (EXTENDED_ACTION, ACTION_REQUEST, ACTION_INPUTS) = (
+        'extended_action', 'action_request', 'action_inputs')
 
     properties_schema = dict(InTreeSoftwareDeployment.properties_schema, **{
         START_TIMEOUT: _deadline_schema(_(
@@ -105,6 +123,24 @@ class SoftwareDeployment(InTreeSoftwareDeployment):
             'Unset: no limit but the stack\'s timeout. Only with '
             'signal_transport HEAT_SIGNAL or CFN_SIGNAL. Changing it re-runs '
             'nothing.')),
+        EXTENDED_ACTION: _added_schema(properties.Schema.STRING, _(
+            'The action a request (a change of action_request) runs on the '
+            'server: a custom action of the component (an upper-case '
+            'identifier such as BACKUP, listed in its configs[].actions), '
+            'or UPDATE to re-apply the config unchanged (its UPDATE entry, '
+            'else its CREATE entry). Unset: UPDATE. Changing it alone runs '
+            'nothing.'), constraints=[action_constraints.ValidActionName()]),
+        ACTION_REQUEST: _added_schema(properties.Schema.STRING, _(
+            'A request token: a stack update that changes it to a new, '
+            'non-empty value runs extended_action now, as a Heat UPDATE of '
+            'this resource, nothing replaced (e.g. openstack stack update '
+            '--existing --parameter backup_request=$(date +%s)). Empty or '
+            'unchanged: nothing is requested.')),
+        ACTION_INPUTS: _added_schema(properties.Schema.MAP, _(
+            'Input values of requested actions only: each is an input of '
+            'the requested action\'s deployment, overriding input_values '
+            'of the same name. Other actions do not see them; changing '
+            'them alone runs nothing.')),
     })
 
     # Not a method: EngineService.resource_signal runs a signal to a
@@ -118,6 +154,8 @@ class SoftwareDeployment(InTreeSoftwareDeployment):
 
     # Set by handle_update: did the config or the input values change?
     _content_changed = False
+    # Set by handle_update: the action a request runs, or None.
+    _request = None
 
     def _status_aware(self):
         transport = self.properties[self.SIGNAL_TRANSPORT]
@@ -127,6 +165,10 @@ class SoftwareDeployment(InTreeSoftwareDeployment):
         inputs = [self._unexpiring(i) for i in super(
             SoftwareDeployment, self)._build_derived_inputs(action, source)
             if i.name() != protocol.DEPLOY_STATUS_AWARE]
+        if self._request:
+            inputs = action_requests.with_action_inputs(
+                inputs, self.properties[self.ACTION_INPUTS],
+                swc_io.InputConfig)
         inputs.append(swc_io.InputConfig(
             name=protocol.DEPLOY_STATUS_AWARE, type=swc_io.STRING_TYPE,
             value=protocol.TRUE if self._status_aware() else protocol.FALSE,
@@ -153,8 +195,16 @@ class SoftwareDeployment(InTreeSoftwareDeployment):
         values[swc_io.VALUE] = url
         return swc_io.InputConfig(**values)
 
+    def _handled(self, config):
+        """The actions the config handles (a plain config: `actions`)."""
+        if component_config.is_component(config):
+            return component_config.handled_actions(config)
+        return set(self.properties[self.DEPLOY_ACTIONS] or ())
+
     def _action_to_deliver(self, action, config):
         """The deploy_action to send for this resource action, or None."""
+        if action == self.UPDATE and self._request:
+            return self._requested_to_deliver(config)
         if not component_config.is_component(config):
             return action if action in self.properties[
                 self.DEPLOY_ACTIONS] else None
@@ -180,7 +230,16 @@ class SoftwareDeployment(InTreeSoftwareDeployment):
                      {'res': self, 'action': action, 'deliver': deliver})
         props = self._build_properties(
             self._create_derived_config(deliver, config), action)
+        if self._request:
+            props[rpc_api.SOFTWARE_DEPLOYMENT_STATUS_REASON] = _(
+                'Requested action %(action)s (request %(request)s) '
+                'delivered') % {'action': deliver,
+                                'request': self.properties[
+                                    self.ACTION_REQUEST]}
         sd = self._store_deployment(props, prev_derived_config)
+        if self._request:
+            self._add_event(self.UPDATE, self.IN_PROGRESS,
+                            props[rpc_api.SOFTWARE_DEPLOYMENT_STATUS_REASON])
         if self._signal_transport_none():
             return None
         return dict(sd, **{DELIVERED_AT: time.time()})
@@ -203,20 +262,106 @@ class SoftwareDeployment(InTreeSoftwareDeployment):
             self._delete_derived_config(prev_derived_config)
         return sd
 
+    # -- day-two requests ---------------------------------------------------
+
+    def _requested_to_deliver(self, config):
+        """The deploy_action of the request; fails if nothing handles it."""
+        handled = self._handled(config)
+        deliver = action_requests.to_deliver(self._request, handled)
+        if deliver is None:
+            raise exception.Error(action_requests.undefined(
+                self.name, self.EXTENDED_ACTION, self._request, handled,
+                component_config.is_component(config)))
+        return deliver
+
+    def needs_replace_failed(self):
+        # A failed request (BACKUP) changed nothing the deployment applied:
+        # the next update runs in place, as the next request or not at all.
+        if action_requests.failed_request(self.action, self.data()):
+            return False
+        return super(SoftwareDeployment, self).needs_replace_failed()
+
+    def _note_request(self, token):
+        """Remember whether this update runs a request, and its token."""
+        if self._request:
+            self.data_set(action_requests.REQUESTED_KEY, self._request)
+            self.data_set(action_requests.TOKEN_KEY, token)
+        elif action_requests.REQUESTED_KEY in self.data():
+            self.data_delete(action_requests.REQUESTED_KEY)
+
     def handle_update(self, json_snippet, tmpl_diff, prop_diff):
         changed = set(prop_diff or ())
-        if changed and changed <= set(self.DEADLINES):
-            # A new deadline applies from the next action: nothing re-runs.
+        request = action_requests.is_new_request(
+            prop_diff, self.ACTION_REQUEST,
+            self.data().get(action_requests.TOKEN_KEY))
+        settings = set(self.DEADLINES) | set(self.REQUEST_PROPERTIES)
+        if changed and changed <= settings and not request:
+            # A deadline applies from the next action, an extended_action
+            # from the next request: nothing runs now.
             self.properties = json_snippet.properties(self.properties_schema,
                                                       self.context)
             return None
         self._content_changed = bool(
             changed & {self.CONFIG, self.INPUT_VALUES})
+        self._request = action_requests.requested(
+            json_snippet.properties(self.properties_schema, self.context)[
+                self.EXTENDED_ACTION]) if request else None
+        self._note_request(prop_diff.get(self.ACTION_REQUEST))
         return super(SoftwareDeployment, self).handle_update(
             json_snippet, tmpl_diff, prop_diff)
 
+    def validate_template(self):
+        """Also check extended_action's name when only the template is.
+
+        Template-validate skips property values (and so the constraint);
+        values not known yet are checked at create or update.
+        """
+        super(SoftwareDeployment, self).validate_template()
+        try:
+            action = self.properties[self.EXTENDED_ACTION]
+        except Exception:  # unresolvable yet: checked at create or update
+            return
+        problem = action_names.problem(action) if action else None
+        if problem:
+            raise exception.StackValidationFailed(
+                error='Property error',
+                path=[self.stack.t.RESOURCES, self.name,
+                      self.stack.t.get_section_name('properties'),
+                      self.EXTENDED_ACTION],
+                message=problem)
+
+    def _validate_extended_action(self):
+        """A requested action the config is known to lack fails here.
+
+        At a stack update Heat validates the new definition before the
+        config's id is known to it: then the request itself fails.
+        """
+        action = self.properties[self.EXTENDED_ACTION]
+        if action is None or not self.properties[self.CONFIG]:
+            return  # the config is not created yet: checked when requested
+        try:
+            config = self._load_config()
+        except Exception:  # unknown yet or gone: checked when requested
+            return
+        requested = action_requests.requested(action)
+        handled = self._handled(config)
+        if action_requests.to_deliver(requested, handled) is None:
+            raise exception.StackValidationFailed(
+                message=action_requests.undefined(
+                    self.name, self.EXTENDED_ACTION, requested, handled,
+                    component_config.is_component(config)))
+
     def validate(self):
         super(SoftwareDeployment, self).validate()
+        self._validate_extended_action()
+        reserved = action_requests.reserved_inputs(
+            self.properties[self.ACTION_INPUTS])
+        if reserved:
+            raise exception.StackValidationFailed(message=_(
+                'Resource %(res)s: property %(prop)s: %(names)s set by '
+                'Heat, not by a request') % {
+                    'res': self.name, 'prop': self.ACTION_INPUTS,
+                    'names': ', '.join(reserved)})
         transport = self.properties[self.SIGNAL_TRANSPORT]
         for name in self.DEADLINES:
             if (self.properties[name] is not None and transport is not None
@@ -268,8 +413,11 @@ class SoftwareDeployment(InTreeSoftwareDeployment):
             super(SoftwareDeployment, self).check_create_complete, sd)
 
     def check_update_complete(self, sd):
-        return self._checked(
+        done = self._checked(
             super(SoftwareDeployment, self).check_update_complete, sd)
+        if done and action_requests.REQUESTED_KEY in self.data():
+            self.data_delete(action_requests.REQUESTED_KEY)  # it succeeded
+        return done
 
     def check_suspend_complete(self, sd):
         return self._checked(

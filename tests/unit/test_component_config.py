@@ -50,13 +50,26 @@ def test_problems_are_all_reported_with_index_and_value():
                          entry('t', ['CREATE', None])])
     assert found == [
         "configs[0].tool is required and must not be empty (got '')",
-        "configs[0].actions: 'create' is not a lifecycle action; did you "
-        "mean 'CREATE'? (allowed: CREATE, DELETE, SUSPEND, RESUME, UPDATE)",
+        "configs[0].actions: 'create' is not an action; did you mean "
+        "'CREATE'? (actions are CREATE, DELETE, SUSPEND, RESUME, UPDATE or "
+        "custom upper-case identifiers such as BACKUP ([A-Z][A-Z0-9_]*))",
         "configs[1] must be a map with actions, config and tool, not 'oops'",
         "configs[2].actions: action 'CREATE' is already handled by "
         "configs[0]; an action may appear in at most one entry (an entry "
         "without actions handles CREATE and UPDATE)",
     ]
+
+
+def test_custom_actions_are_handled_like_lifecycle_ones():
+    configs = [entry('a', ['CREATE', 'BACKUP']), entry('b', ['DRAIN'])]
+    assert cc.problems(configs) == []
+    sc = {'group': 'component', 'config': {'configs': cc.stored_configs(
+        configs, {})}}
+    assert cc.handled_actions(sc) == {'CREATE', 'BACKUP', 'DRAIN'}
+    assert cc.problems([entry('a', ['BACKUP']), entry('b', ['BACKUP'])]) == [
+        "configs[1].actions: action 'BACKUP' is already handled by "
+        "configs[0]; an action may appear in at most one entry (an entry "
+        "without actions handles CREATE and UPDATE)"]
 
 
 def test_unresolved_values_are_left_for_later():

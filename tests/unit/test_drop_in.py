@@ -40,6 +40,13 @@ WIDENED = {
 }
 
 
+# Maps whose keyed schema ours opens to more keys; a constraint of ours
+# checks what the keyed schema checked (tests/unit/test_action_constraints).
+OPENED = {
+    ('OS::Mistral::ExternalResource', 'actions'): 'custom action names',
+}
+
+
 def allowed_values(schema):
     found = [c for c in schema.constraints
              if isinstance(c, constraints.AllowedValues)]
@@ -71,7 +78,7 @@ def schema_differences(type_name, path, theirs, ours):
     if isinstance(theirs.schema, properties.Schema):
         yield from schema_differences(type_name, path + '.*', theirs.schema,
                                       ours.schema)
-    elif theirs.schema:
+    elif theirs.schema and (type_name, path) not in OPENED:
         yield from map_differences(type_name, path + '.', theirs.schema,
                                    ours.schema or {})
 

@@ -11,7 +11,7 @@ import pytest
 ROOT = os.path.join(os.path.dirname(__file__), '..', '..')
 EXAMPLES = ['software_component.yaml', 'resource_chain.yaml',
             'external_resource.yaml', 'external_resource_workflows.yaml',
-            'agent.yaml']
+            'agent.yaml', 'day_two.yaml', 'day_two_external_resource.yaml']
 # The markers tools/matrix.py and the fault tier write between.
 MARKERS = ['support-table', 'reliability-table']
 

@@ -31,15 +31,27 @@ def test_near_miss_action_gets_did_you_mean(engine, bad, hint):
     error = engine.validate(with_configs([
         script(['CREATE']), script(['UPDATE', bad])]))
     assert 'resources.appserver.properties.configs' in error
-    assert "configs[1].actions: %r is not a lifecycle action" % bad in error
+    assert "configs[1].actions: %r is not an action" % bad in error
     assert "did you mean %r?" % hint in error
 
 
-def test_unknown_action_lists_the_allowed_ones(engine):
-    error = engine.validate(with_configs([script(['REBOOT'])]))
-    assert "configs[0].actions: 'REBOOT' is not a lifecycle action" in error
+def test_a_name_that_is_no_action_states_the_rule(engine):
+    error = engine.validate(with_configs([script(['take backup'])]))
+    assert ("configs[0].actions: 'take backup' is not an action: a custom "
+            "action is an upper-case identifier ([A-Z][A-Z0-9_]*)") in error
     assert 'did you mean' not in error
-    assert 'allowed: CREATE, DELETE, SUSPEND, RESUME, UPDATE' in error
+    assert ('actions are CREATE, DELETE, SUSPEND, RESUME, UPDATE or custom '
+            'upper-case identifiers such as BACKUP') in error
+
+
+def test_custom_actions_are_accepted_once(engine):
+    assert engine.validate(with_configs([
+        script(['CREATE', 'BACKUP']), script(['CREATE_USER', 'DRAIN'])]))\
+        is None
+    error = engine.validate(with_configs([
+        script(['CREATE', 'BACKUP']), script(['BACKUP'])]))
+    assert ("configs[1].actions: action 'BACKUP' is already handled by "
+            "configs[0]") in error
 
 
 def test_action_in_two_entries(engine):
@@ -96,7 +108,7 @@ def test_create_refuses_an_invalid_component(engine):
     message = str(failure.value)
     assert type(failure.value).__name__.startswith('StackValidationFailed')
     assert ('resources.appserver.properties.configs: configs[0].actions: '
-            "'CRAETE' is not a lifecycle action; did you mean 'CREATE'?"
+            "'CRAETE' is not an action; did you mean 'CREATE'?"
             in message)
 
 

@@ -1,0 +1,84 @@
+"""Property constraints on action names (action_names)."""
+
+from heat.common.i18n import _
+from heat.engine import constraints
+
+from heat_lifecycle_plugins import action_names
+
+
+class ValidActionName(constraints.Constraint):
+    """A lifecycle action or a custom one (an upper-case identifier).
+
+    Heat applies it wherever property values are checked (stack create,
+    update, preview); template-validate skips values, so the types that
+    use it check in validate_template too.
+    """
+
+    valid_types = (constraints.Schema.STRING_TYPE,)
+
+    def validate(self, value, schema=None, context=None):
+        problem = action_names.problem(value)
+        if problem:
+            raise ValueError(problem)
+
+    def _str(self):
+        return _('A lifecycle action or a custom action: upper-case '
+                 'letters, digits and underscores, starting with a letter, '
+                 'and not a near miss of a lifecycle action.')
+
+    def _constraint(self):
+        return self._str()
+
+
+class ValidWorkflowActions(constraints.Constraint):
+    """ExternalResource's actions: names to {workflow, params}.
+
+    The map is open to custom action names, which Heat's keyed map schema
+    would refuse (and drop); so this checks what that schema checked for
+    the lifecycle keys: each value is a map with a workflow (a string)
+    and optional params (a map), and nothing else.
+    """
+
+    valid_types = (constraints.Schema.MAP_TYPE,)
+    KEYS = (WORKFLOW, PARAMS) = ('workflow', 'params')
+
+    def validate(self, value, schema=None, context=None):
+        for name, spec in sorted((value or {}).items()):
+            problem = workflow_action_problem(name, spec)
+            if problem:
+                raise ValueError(problem)
+
+    def _str(self):
+        return _('Keys are actions (CREATE, UPDATE, DELETE, SUSPEND, '
+                 'RESUME, CHECK or custom upper-case identifiers); each '
+                 'value is {workflow: NAME, params: {...}}.')
+
+    def _constraint(self):
+        return self._str()
+
+
+def workflow_action_problem(name, spec):
+    """Why actions[name] = spec is not valid, or None."""
+    problem = action_names.problem(name)
+    if problem:
+        return 'actions: %s' % problem
+    where = 'actions.%s' % name
+    if not isinstance(spec, dict):
+        return '%s must be a map with workflow and params, not %r' % (
+            where, spec)
+    unknown = sorted(set(spec) - set(ValidWorkflowActions.KEYS))
+    if unknown:
+        return '%s: unknown key %s (allowed: workflow, params)' % (
+            where, ', '.join(unknown))
+    if ValidWorkflowActions.WORKFLOW not in spec:
+        return '%s.workflow is required: the name or id of a Mistral ' \
+               'workflow' % where
+    workflow = spec[ValidWorkflowActions.WORKFLOW]
+    if workflow is not None and (not isinstance(workflow, str) or
+                                 not workflow):  # None: not resolved yet
+        return '%s.workflow must be the name or id of a Mistral ' \
+               'workflow, not %r' % (where, workflow)
+    params = spec.get(ValidWorkflowActions.PARAMS)
+    if params is not None and not isinstance(params, dict):
+        return '%s.params must be a map, not %r' % (where, params)
+    return None

@@ -1,0 +1,96 @@
+"""Day-two requests: what a changed request of a deployment runs.
+
+A deployment's `action_request` is an opaque token; a stack update that
+changes it to a new, non-empty value requests `extended_action` (UPDATE
+when unset) now. Each token runs once: Heat keeps a failed update's old
+properties, so the next stack update shows the failed request's token as
+a change again; the token last run (kept in resource data) is not run
+again. Pure functions: the deployment applies their answers.
+"""
+
+from heat_lifecycle_plugins import protocol
+
+# Resource data. REQUESTED_KEY: the action of a request from its start
+# until it succeeds (a FAILED request leaves the resource as it was: the
+# next update is not a replacement). TOKEN_KEY: the token last run.
+REQUESTED_KEY = 'heat_lifecycle_plugins_requested'
+TOKEN_KEY = 'heat_lifecycle_plugins_request_token'
+
+
+def is_new_request(prop_diff, name, last_token):
+    """Whether an update's property diff requests an action now."""
+    token = (prop_diff or {}).get(name)
+    return token not in (None, '') and token != last_token
+
+
+def failed_request(heat_action, data):
+    """Whether a FAILED resource failed in a request (UPDATE), not else."""
+    return heat_action == protocol.UPDATE and bool(data.get(REQUESTED_KEY))
+
+
+def requested(extended_action):
+    """The action a request names: extended_action, else a re-apply."""
+    return extended_action or protocol.UPDATE
+
+
+def to_deliver(action, handled):
+    """The deploy_action that runs `action` with these handled actions.
+
+    Re-applying (UPDATE) runs the UPDATE entry, else the CREATE entry
+    (as a changed component without an UPDATE entry does). None: nothing
+    handles it.
+    """
+    if action in handled:
+        return action
+    if action == protocol.UPDATE and protocol.CREATE in handled:
+        return protocol.CREATE
+    return None
+
+
+def reserved_inputs(action_inputs):
+    """The names among action_inputs that only Heat sets (deploy_*)."""
+    heat_sets = protocol.DERIVED_INPUTS + (protocol.DEPLOY_STATUS_AWARE,)
+    return sorted(k for k in action_inputs or {} if k in heat_sets)
+
+
+def with_action_inputs(inputs, action_inputs, make_input):
+    """A derived config's inputs with a request's action_inputs applied.
+
+    inputs: Heat's InputConfig items, make_input(**fields) makes one; a
+    value of action_inputs replaces the value of the input of its name, or
+    is added as a new input.
+    """
+    extra = dict(action_inputs or {})
+    merged = []
+    for item in inputs:
+        if item.name() in extra:
+            fields = item.as_dict()
+            fields['value'] = extra.pop(item.name())
+            item = make_input(**fields)
+        merged.append(item)
+    merged.extend(make_input(name=name, value=value)
+                  for name, value in sorted(extra.items()))
+    return merged
+
+
+def undefined(resource_name, prop, action, handled, component):
+    """The error of a request for an action nothing handles."""
+    custom = sorted(a for a in handled if a not in protocol.LIFECYCLE_ACTIONS)
+    lifecycle = [a for a in protocol.LIFECYCLE_ACTIONS if a in handled]
+    if not component and action not in protocol.LIFECYCLE_ACTIONS:
+        return ('Resource %s: property %s: %r is a custom action; custom '
+                'actions need an OS::Heat::SoftwareComponent config, whose '
+                'configs[].actions define them' % (resource_name, prop,
+                                                   action))
+    return ('Resource %s: property %s: the %s defines no action %r '
+            '(it defines %s)' % (
+                resource_name, prop,
+                'component' if component else 'config (its actions property)',
+                action, ', '.join(lifecycle + custom) or 'no action'))
+
+
+def no_workflow(resource_name, prop, action, actions):
+    """The error of a request for an action without a workflow."""
+    return ('Resource %s: property %s: actions has no workflow for %r (it '
+            'has %s)' % (resource_name, prop, action,
+                         ', '.join(sorted(actions)) or 'none'))

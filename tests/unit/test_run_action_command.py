@@ -1,0 +1,139 @@
+"""`heat-lifecycle-plugins run-action` without a cloud.
+
+Which parameters a request sets (the template's wiring), its arguments
+and errors: one line on stderr, exit status 2, checked before any cloud
+is asked. tests/e2e/test_day_two.py runs it against a real cloud.
+"""
+
+import pytest
+
+from heat_lifecycle_plugins import run_action_command as ra
+from tests.plugin_env import run_cli
+from tests.unit.test_why_command import assert_one_line_error
+from tests.unit.test_why_command import without_cloud  # noqa: F401
+
+
+def template(**props):
+    return {'resources': {'backup': {
+        'type': 'OS::Heat::SoftwareDeployment', 'properties': props}}}
+
+
+WIRED = template(action_request={'get_param': 'req'},
+                 extended_action={'get_param': 'act'},
+                 action_inputs={'get_param': 'ins'})
+
+
+def test_a_wired_resource_gets_request_action_and_inputs():
+    assert ra.plan(WIRED, 'backup', 'BACKUP', {'label': 'x'}, 't1') == {
+        'req': 't1', 'act': 'BACKUP', 'ins': '{"label": "x"}'}
+
+
+def test_inputs_are_cleared_when_none_are_given():
+    assert ra.plan(WIRED, 'backup', 'UPDATE', {}, 't2')['ins'] == '{}'
+
+
+def test_a_fixed_extended_action_runs_only_that_action():
+    fixed = template(action_request={'get_param': 'req'},
+                     extended_action='BACKUP')
+    assert ra.plan(fixed, 'backup', 'BACKUP', {}, 't') == {'req': 't'}
+    with pytest.raises(ra.RunActionError) as error:
+        ra.plan(fixed, 'backup', 'DRAIN', {}, 't')
+    assert str(error.value) == (
+        'resource backup: extended_action is BACKUP in the template, not a '
+        'parameter; to run DRAIN give it extended_action: {get_param: ...}')
+    unset = template(action_request={'get_param': 'req'})
+    assert ra.plan(unset, 'backup', 'UPDATE', {}, 't') == {'req': 't'}
+
+
+@pytest.mark.parametrize('props', [{}, {'action_request': 'fixed'},
+                                   {'action_request': {'get_attr': ['x']}}])
+def test_a_resource_not_wired_says_what_to_add(props):
+    with pytest.raises(ra.RunActionError) as error:
+        ra.plan(template(**props), 'backup', 'BACKUP', {}, 't')
+    assert str(error.value).startswith(
+        'resource backup is not wired for requests: give it action_request: '
+        '{get_param: <a string parameter>}')
+
+
+def test_an_external_resource_without_the_workflow_is_refused():
+    thing = {'resources': {'thing': {
+        'type': 'OS::Mistral::ExternalResource', 'properties': {
+            'actions': {'CREATE': {}, 'ROTATE': {}},
+            'action_request': {'get_param': 'req'},
+            'extended_action': {'get_param': 'act'}}}}}
+    assert ra.plan(thing, 'thing', 'ROTATE', {}, 't') == {
+        'req': 't', 'act': 'ROTATE'}
+    with pytest.raises(ra.RunActionError) as error:
+        ra.plan(thing, 'thing', 'DRAIN', {}, 't')
+    assert str(error.value) == (
+        "Resource thing: property extended_action: actions has no workflow "
+        "for 'DRAIN' (it has CREATE, ROTATE)")
+
+
+def test_inputs_need_action_inputs_wired():
+    wired = template(action_request={'get_param': 'req'},
+                     extended_action={'get_param': 'act'})
+    with pytest.raises(ra.RunActionError) as error:
+        ra.plan(wired, 'backup', 'BACKUP', {'a': '1'}, 't')
+    assert 'resource backup: --input needs action_inputs' in str(error.value)
+
+
+def test_an_unknown_resource_or_bad_action():
+    with pytest.raises(ra.RunActionError) as error:
+        ra.plan(WIRED, 'nope', 'BACKUP', {}, 't')
+    assert str(error.value) == 'stack has no resource nope in its template'
+    with pytest.raises(ra.RunActionError) as error:
+        ra.plan(WIRED, 'backup', 'UPDTE', {}, 't')
+    assert str(error.value) == (
+        "ACTION 'UPDTE' is not an action; did you mean 'UPDATE'?")
+
+
+def test_inputs_parse_and_refuse_what_heat_sets():
+    assert ra.parse_inputs(['a=1', 'b=x=y', 'c=']) == {
+        'a': '1', 'b': 'x=y', 'c': ''}
+    for bad, said in [('novalue', "--input 'novalue': expected KEY=VALUE"),
+                      ('=v', "--input '=v': expected KEY=VALUE"),
+                      ('deploy_action=X', "--input 'deploy_action=X': "
+                       'deploy_action is set by Heat, not by a request')]:
+        with pytest.raises(ra.RunActionError) as error:
+            ra.parse_inputs([bad])
+        assert str(error.value) == said
+
+
+def test_defined_actions_of_a_delivered_component():
+    component = {'group': 'component', 'config': {'configs': [
+        {'actions': ['CREATE', 'UPDATE']}, {'actions': ['BACKUP']}]}}
+    assert ra.defined_actions(component) == {'CREATE', 'UPDATE', 'BACKUP'}
+    assert ra.defined_actions({'group': 'script', 'config': 'x'}) is None
+    assert ra.defined_actions(None) is None
+
+
+def test_tokens_differ():
+    assert ra.new_token() != ra.new_token()
+
+
+@pytest.mark.parametrize('args, said', [
+    (['backup'], "ACTION 'backup' is not an action: a custom action is an "
+                 "upper-case identifier ([A-Z][A-Z0-9_]*); did you mean "
+                 "'BACKUP'?"),
+    (['BACKUP', '--input', 'x'], "--input 'x': expected KEY=VALUE"),
+])
+def test_bad_arguments_fail_before_the_cloud_is_asked(
+        without_cloud, args, said):  # noqa: F811
+    run = run_cli('run-action', 'app', 'deployment', *args,
+                  env=without_cloud())
+    assert_one_line_error(run, said)
+
+
+def test_without_credentials(without_cloud):  # noqa: F811
+    run = run_cli('run-action', 'app', 'deployment', 'BACKUP',
+                  env=without_cloud())
+    assert_one_line_error(run, 'cannot authenticate: ')
+
+
+def test_help_shows_the_arguments(without_cloud):  # noqa: F811
+    shown = run_cli('run-action', '--help', env=without_cloud())
+    assert shown.returncode == 0, shown.stderr
+    for option in ('STACK', 'RESOURCE', 'ACTION', '--input', '--no-wait',
+                   '--wait-timeout', '--os-cloud'):
+        assert option in shown.stdout
