@@ -10,7 +10,7 @@ template functions and, for attributes without an output, the value itself
 from the members.
 """
 
-import collections
+import difflib
 import itertools
 
 REFS, ATTRIBUTES = 'refs', 'attributes'
@@ -36,22 +36,44 @@ def index_names(types):
 def plan_member_names(old_types, old_names, new_types):
     """Names for new_types, keeping the members of matching old entries.
 
-    The k-th occurrence of a type in new_types gets the name of the k-th
-    occurrence of that type in old_types; entries without a match get fresh
-    names, numbers above every name in old_names.
+    Old and new entries are matched in order (the longest runs of equal
+    types first, as difflib does), so kept members keep their order: Heat's
+    convergence keeps an unchanged member's old dependencies, and two kept
+    members whose order flipped would depend on each other, a cycle that
+    fails the chain's next delete. An entry without a match, a moved one
+    included, gets a fresh name: a number above every name in old_names.
     """
-    available = collections.defaultdict(collections.deque)
-    for rtype, name in zip(old_types, old_names):
-        available[rtype].append(name)
+    old_types, new_types = list(old_types), list(new_types)
+    names = [None] * len(new_types)
+    for old_at, new_at, size in _matching_runs(old_types, new_types):
+        names[new_at:new_at + size] = old_names[old_at:old_at + size]
     used_numbers = [int(n) for n in old_names if str(n).isdigit()]
     fresh = itertools.count(max(used_numbers, default=-1) + 1)
-    names = []
-    for rtype in new_types:
-        if available[rtype]:
-            names.append(available[rtype].popleft())
-        else:
-            names.append(str(next(fresh)))
-    return names
+    return [name if name is not None else str(next(fresh))
+            for name in names]
+
+
+def _matching_runs(old, new):
+    """(old index, new index, length) of order-preserving equal runs.
+
+    The common head and tail are matched first: an edit of a long chain
+    leaves difflib only its middle to search.
+    """
+    head = 0
+    while head < min(len(old), len(new)) and old[head] == new[head]:
+        head += 1
+    tail = 0
+    while (tail < min(len(old), len(new)) - head and
+           old[-1 - tail] == new[-1 - tail]):
+        tail += 1
+    runs = [(0, 0, head)]
+    matcher = difflib.SequenceMatcher(None, old[head:len(old) - tail],
+                                      new[head:len(new) - tail],
+                                      autojunk=False)
+    runs += [(head + a, head + b, size)
+             for a, b, size in matcher.get_matching_blocks() if size]
+    runs.append((len(old) - tail, len(new) - tail, tail))
+    return runs
 
 
 def _uses_gates(names, concurrent):

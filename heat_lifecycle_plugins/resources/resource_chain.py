@@ -6,13 +6,14 @@ that keeps member identity across updates, updates `concurrent` and
 concurrently on a single engine.
 
 Member names are stable: a chain is created with the in-tree names "0" ..
-"n-1"; on update, entries are matched to the previous entries of the same
-type (the k-th entry of a type keeps the member of the previous k-th entry of
-that type), so inserting, removing or reordering entries only creates or
-deletes the members whose entry appeared or went away. New members get names
-never used by the chain before. The ordered (type, name) list is kept in the
-resource's data; `resource.<index>` and every other attribute go through it,
-so indices always follow the current list position.
+"n-1"; on update, entries are matched to the previous entries in order (the
+longest runs of equal types), so inserting or removing entries only creates
+or deletes the members whose entry appeared or went away, and a reorder
+re-creates the entries that moved (kept members never change order: Heat's
+convergence would keep both orders, a dependency cycle). New members get
+names never used by the chain before. The ordered (type, name) list is kept
+in the resource's data; `resource.<index>` and every other attribute go
+through it, so indices always follow the current list position.
 
 What the nested stack looks like (names, dependencies, template, what an
 attribute is made of) is planned in chain_plan, without Heat; this class
@@ -60,10 +61,11 @@ class ResourceChain(stack_resource.StackResource):
     ``concurrent`` true the members are created concurrently, at most
     ``concurrency_limit`` (default 10, 0 for no limit) at a time.
 
-    Members keep their identity across updates: inserting, removing or
-    reordering entries of ``resources`` only creates or deletes the members
-    whose entry appeared or went away. ``concurrent``,
-    ``resource_properties`` and ``concurrency_limit`` change in place.
+    Members keep their identity across updates: inserting or removing
+    entries of ``resources`` only creates or deletes the members whose entry
+    appeared or went away; a reorder re-creates the entries that moved.
+    ``concurrent``, ``resource_properties`` and ``concurrency_limit`` change
+    in place.
     """
 
     support_status = support.SupportStatus(version='6.0.0')

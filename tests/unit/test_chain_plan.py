@@ -29,8 +29,35 @@ def test_remove_mid_list_keeps_the_others():
     assert plan(['A', 'C']) == ['0', '2']
 
 
-def test_reorder_keeps_every_name():
-    assert plan(['C', 'A', 'B']) == ['2', '0', '1']
+def test_reorder_recreates_the_moved_and_keeps_the_order():
+    # Kept members never swap places (a cycle for Heat's convergence).
+    assert plan(['C', 'A', 'B']) == ['3', '0', '1']
+    assert plan(['B', 'A', 'C']) in (['1', '3', '2'], ['3', '0', '2'])
+
+
+def test_alternating_types_keep_their_order():
+    types = ['N', 'R'] * 5
+    names = [str(i) for i in range(10)]
+    removed = plan(types[:5] + types[6:], types, names)
+    assert removed == ['0', '1', '2', '3', '4', '6', '7', '8', '9']
+    inserted = plan(['R'] + types, types, names)
+    assert inserted == ['10'] + names
+
+
+def test_kept_names_are_always_in_their_old_order():
+    import random
+    rng = random.Random(7)
+    for _ in range(200):
+        old = [rng.choice('ABC') for _ in range(rng.randint(0, 12))]
+        new = [rng.choice('ABC') for _ in range(rng.randint(0, 12))]
+        names = [str(i) for i in range(len(old))]
+        got = plan(new, old, names)
+        kept = [int(n) for n in got if n in names]
+        assert kept == sorted(kept)
+        assert len(set(got)) == len(got)
+        for rtype, name in zip(new, got):
+            if name in names:
+                assert old[int(name)] == rtype
 
 
 def test_changed_type_gets_a_fresh_name():

@@ -52,9 +52,9 @@ def test_insert_inside_a_segment_stays_in_it_even_past_the_size():
 def test_removal_keeps_the_others_and_drops_empty_segments():
     assert plan(TYPES, NAMES, SEGS, ['A', 'B', 'C']) == (
         NAMES[:3], SEGS[:3])
-    # The k-th entry of a type keeps the k-th member of that type.
+    # Matched in order: C A B C is the old list without its first two.
     assert plan(TYPES, NAMES, SEGS, ['C', 'A', 'B', 'C']) == (
-        ['2', '0', '1', '5'], ['s0', 's0', 's0', 's1'])
+        ['2', '3', '4', '5'], ['s0', 's1', 's1', 's1'])
     # Every member of s0 removed: s0 is gone.
     assert plan(list('ABCDEF'), NAMES, SEGS, ['E', 'F']) == (
         ['4', '5'], ['s1', 's1'])

@@ -47,6 +47,8 @@ def member_events(group, since):
 
 def test_insert_remove_and_reorder_keep_the_other_members(chain_engine,
                                                           group):
+    # A reorder keeps the members that stay in order and re-creates the
+    # one that moved; the chain is still deleted (no dependency cycle).
     ident = chain_engine.create(POSITIONS, params=params([A, B, C], group))
     a, b, c = refs(chain_engine, ident)
     seen = len(chain_members.events(group))
@@ -68,10 +70,14 @@ def test_insert_remove_and_reorder_keep_the_other_members(chain_engine,
     seen = len(chain_members.events(group))
 
     chain_engine.update(ident, POSITIONS, params=params([C, A, X], group))
-    assert refs(chain_engine, ident) == [c, a, x]
-    assert member_events(group, seen) == []
+    after = refs(chain_engine, ident)
+    assert after[1:] == [a, x]
+    assert after[0] != c
+    assert sorted(member_events(group, seen)) == [
+        ('create-end', C), ('create-start', C), ('delete', C)]
     out = chain_engine.outputs(ident)
     assert (out['second'], out['second_kind']) == (a, A)
+    chain_engine.delete(ident)
 
 
 def test_duplicate_types_keep_their_members_in_order(chain_engine, group):
@@ -157,4 +163,20 @@ def test_a_chain_whose_order_flipped_is_deleted(chain_engine):
                                         'properties': {'resources': types}}}}
     ident = chain_engine.create(template([n, r] * 5))
     chain_engine.update(ident, template([r] + [n, r] * 5))
+    chain_engine.delete(ident)
+
+
+def test_a_chain_with_a_member_removed_mid_list_is_deleted(chain_engine):
+    # The benchmark's removal: [N, R, N, R, ...] without its sixth entry;
+    # the member after the gap now follows the one before it.
+    n, r = 'OS::Heat::None', 'OS::Heat::RandomString'
+
+    def template(types):
+        return {'heat_template_version': '2015-04-30',
+                'resources': {'chain': {'type': 'OS::Heat::ResourceChain',
+                                        'properties': {'resources': types,
+                                                       'concurrent': False}}}}
+    types = [n, r] * 5
+    ident = chain_engine.create(template(types))
+    chain_engine.update(ident, template(types[:5] + types[6:]))
     chain_engine.delete(ident)
