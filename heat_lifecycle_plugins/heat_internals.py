@@ -452,7 +452,7 @@ def threads_spent(engine_service):
     if heat_version() < releases.THREADS_SINCE:
         return {}
     groups = dict(engine_service.thread_group_mgr.groups)
-    return {stack_id: (len(group.threads), group.thread_pool_size)
+    return {stack_id: (len(group.threads), group.max_threads)
             for stack_id, group in groups.items()}
 
 
