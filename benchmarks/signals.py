@@ -40,12 +40,12 @@ OURS, INTREE, REMEDY = 'ours', 'in-tree', 'in-tree + forget_finished_threads'
 TYPES = {OURS: 'OS::Heat::SoftwareDeployment', INTREE: UPSTREAM_DEPLOYMENT,
          REMEDY: UPSTREAM_DEPLOYMENT}
 ACTION_SIGNALS = 250
-# Before Heat 26.0 the in-tree type's asynchronous signal serializes the
+# Before Heat 27.0 the in-tree type's asynchronous signal serializes the
 # stack's stored context, whose user_domain_id is loaded from Keystone
 # (heat.common.context.StoredContext): an in-process engine has none.
-IN_PROCESS_INTREE_SINCE = (26, 0)
+IN_PROCESS_INTREE_SINCE = (27, 0)
 INTREE_NEEDS_KEYSTONE = (
-    '%s: not measured on this release: before Heat 26.0 its signal '
+    '%s: not measured on this release: before Heat 27.0 its signal '
     'handler loads the stack\'s stored context from Keystone, which this '
     'in-process engine does not run (heat.common.context.StoredContext)')
 SENDERS = 4
