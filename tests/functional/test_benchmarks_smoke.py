@@ -61,12 +61,6 @@ def test_signal_load_quick_run_writes_its_table(tmp_path):
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
     table = (results / 'signals.md').read_text()
     kinds = re.findall(r'^\| ([^|]+?) \| 250 \| (\d+) \|', table, re.M)
-    from benchmarks import signals
-    from heat_lifecycle_plugins import heat_internals
-    if heat_internals.heat_version() < signals.IN_PROCESS_INTREE_SINCE:
-        assert [k for k, _ in kinds] == ['ours'], table
-        assert 'in-tree: not measured on this release' in table, table
-    else:
-        assert [k for k, _ in kinds][:2] == ['ours', 'in-tree'], table
+    assert [k for k, _ in kinds][:2] == ['ours', 'in-tree'], table
     assert dict(kinds)['ours'] == '250', table
     assert '| ours |' in run.stdout
