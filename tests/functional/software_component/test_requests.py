@@ -100,7 +100,6 @@ def test_a_request_runs_the_custom_action_each_time_nothing_replaced(engine):
         ('UPDATE', 'IN_PROGRESS'), ('UPDATE', 'IN_PROGRESS'),
         ('UPDATE', 'COMPLETE')] * 2 + [
         ('UPDATE', 'IN_PROGRESS'), ('UPDATE', 'COMPLETE')]
-    engine.delete(ident, wait=False)
 
 
 def test_action_inputs_reach_requested_actions_only(engine):
@@ -127,7 +126,6 @@ def test_action_inputs_reach_requested_actions_only(engine):
     assert 'label' not in helpers.inputs_of(plain)
     assert helpers.inputs_of(plain)['keep'] == 4
     finish(engine, ident, 'UPDATE')
-    engine.delete(ident, wait=False)
 
 
 def test_action_inputs_may_not_set_what_heat_sets(engine):
@@ -150,7 +148,6 @@ def test_a_request_of_update_reapplies_without_a_change(engine):
     # No UPDATE entry: re-applying runs the CREATE entry.
     assert helpers.inputs_of(again)['deploy_action'] == 'CREATE'
     finish(engine, ident, 'UPDATE')
-    engine.delete(ident, wait=False)
 
 
 def test_a_failed_request_is_not_replaced_and_the_next_recovers(engine):
@@ -172,7 +169,6 @@ def test_a_failed_request_is_not_replaced_and_the_next_recovers(engine):
     assert physical_ids(engine, ident) == ids
     assert not [e for e in deployment_states(engine, ident)
                 if e[0] == 'CREATE'][2:]  # CREATE ran once
-    engine.delete(ident, wait=False)
 
 
 def test_an_update_after_a_failed_request_runs_nothing(engine):
@@ -194,7 +190,6 @@ def test_an_update_after_a_failed_request_runs_nothing(engine):
     assert [s for s in deployment_states(engine, ident)
             if s[0] == 'CREATE'] == [('CREATE', 'IN_PROGRESS'),
                                      ('CREATE', 'COMPLETE')]
-    engine.delete(ident, wait=False)
 
 
 def test_an_action_the_component_lacks_is_refused_naming_both(engine):
@@ -216,7 +211,6 @@ def test_an_action_the_component_lacks_is_refused_naming_both(engine):
     again = request(engine, ident, template, 'r2', item, action='BACKUP')
     assert helpers.inputs_of(again)['deploy_action'] == 'BACKUP'
     finish(engine, ident, 'UPDATE')
-    engine.delete(ident, wait=False)
 
 
 def test_a_bad_extended_action_name_fails_validation(engine):
@@ -252,4 +246,3 @@ def test_a_custom_action_on_a_plain_config_is_refused(engine):
     again = request(engine, ident, template, 'r2', item, action='UPDATE')
     assert helpers.inputs_of(again)['deploy_action'] == 'UPDATE'
     finish(engine, ident, 'UPDATE')
-    engine.delete(ident, wait=False)
