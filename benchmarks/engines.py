@@ -1,3 +1,14 @@
+# Licensed under the Apache License, Version 2.0 (the "License"); you may
+# not use this file except in compliance with the License. You may obtain
+# a copy of the License at
+#
+#      http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+# WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+# License for the specific language governing permissions and limitations
+# under the License.
 """A concurrent chain on heat-engine processes sharing RabbitMQ and MariaDB.
 
 What a multi-host deployment runs: `count` unmodified heat-engine processes
@@ -28,12 +39,12 @@ from benchmarks import chain  # isort:skip
 from benchmarks import harness  # noqa: E402
 from benchmarks import report  # noqa: E402
 from heat_lifecycle_plugins import cli  # noqa: E402
-from heat_lifecycle_plugins.fixtures import conf  # noqa: E402
-from heat_lifecycle_plugins.fixtures import inprocess_engine  # noqa: E402
-from heat_lifecycle_plugins.fixtures.mariadb import MariaDB  # noqa: E402
-from heat_lifecycle_plugins.fixtures import process  # noqa: E402
-from heat_lifecycle_plugins.fixtures.rabbitmq import RabbitMQ  # noqa: E402
-from heat_lifecycle_plugins.fixtures import service  # noqa: E402
+from heat_lifecycle_fixtures import conf  # noqa: E402
+from heat_lifecycle_fixtures import inprocess_engine  # noqa: E402
+from heat_lifecycle_fixtures.mariadb import MariaDB  # noqa: E402
+from heat_lifecycle_fixtures import process  # noqa: E402
+from heat_lifecycle_fixtures.rabbitmq import RabbitMQ  # noqa: E402
+from heat_lifecycle_fixtures import service  # noqa: E402
 from oslo_config import cfg  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))

@@ -1,3 +1,14 @@
+# Licensed under the Apache License, Version 2.0 (the "License"); you may
+# not use this file except in compliance with the License. You may obtain
+# a copy of the License at
+#
+#      http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+# WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+# License for the specific language governing permissions and limitations
+# under the License.
 """ExternalResource against a real Mistral (issue 15, item 3).
 
 Stacks with one ExternalResource, for our OS::Mistral::ExternalResource and
@@ -20,7 +31,7 @@ and Mistral, rounds interleaved:
 - Heat database writes (INSERT/UPDATE/DELETE statements, per table) issued
   while the stack is created, counted on the engine's SQLAlchemy engine.
 
-Mistral is heat_lifecycle_plugins.fixtures.mistral's real server (one
+Mistral is heat_lifecycle_fixtures.mistral's real server (one
 process, its own PID).
 """
 
@@ -38,9 +49,9 @@ import sqlalchemy
 from benchmarks import harness
 from benchmarks.upstream_types import UPSTREAM_EXTERNAL
 from heat_lifecycle_plugins import config
-from heat_lifecycle_plugins.fixtures.mistral import Mistral
-from heat_lifecycle_plugins.fixtures.stacks import TERMINAL
-from heat_lifecycle_plugins.fixtures import tokens
+from heat_lifecycle_fixtures.mistral import Mistral
+from heat_lifecycle_fixtures.stacks import TERMINAL
+from heat_lifecycle_fixtures import tokens
 
 OURS = 'ours'
 INTREE = 'in-tree'

@@ -1,6 +1,17 @@
+# Licensed under the Apache License, Version 2.0 (the "License"); you may
+# not use this file except in compliance with the License. You may obtain
+# a copy of the License at
+#
+#      http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+# WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+# License for the specific language governing permissions and limitations
+# under the License.
 """Time to first feedback of a long deployment (issue item 4).
 
-Runs on the end-to-end loopback cloud (heat_lifecycle_plugins.fixtures.cloud:
+Runs on the end-to-end loopback cloud (heat_lifecycle_fixtures.cloud:
 MariaDB, RabbitMQ, Keystone, heat-engine, heat-api, heat-api-cfn as separate
 processes) because the path measured is the real one: a DeployedServer
 whose os-collect-config runs heat-lifecycle-agent, which signals through
@@ -10,7 +21,7 @@ python-heatclient.
 The deployment's script sleeps SCRIPT_SECONDS. Measured, per kind:
 
 - t0, "the agent starts the deployment": the moment the server's
-  os-refresh-config step (heat_lifecycle_plugins/fixtures/refresh_config.py)
+  os-refresh-config step (heat_lifecycle_fixtures/refresh_config.py)
   writes the deployments it collected into the heat-config file and hands
   them to the agent (the file's modification time, read by polling it
   every 20 ms);
@@ -30,8 +41,8 @@ import time
 
 from benchmarks import harness
 from benchmarks.upstream_types import UPSTREAM_DEPLOYMENT
-from heat_lifecycle_plugins.fixtures.cloud import Cloud
-from heat_lifecycle_plugins.fixtures import stacks
+from heat_lifecycle_fixtures.cloud import Cloud
+from heat_lifecycle_fixtures import stacks
 
 OURS = 'ours'
 INTREE = 'in-tree'

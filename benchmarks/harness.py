@@ -1,6 +1,17 @@
+# Licensed under the Apache License, Version 2.0 (the "License"); you may
+# not use this file except in compliance with the License. You may obtain
+# a copy of the License at
+#
+#      http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+# WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+# License for the specific language governing permissions and limitations
+# under the License.
 """The benchmark's engine: one real in-process Heat engine for every benchmark.
 
-Reuses the test harness (heat_lifecycle_plugins.fixtures: the in-process
+Reuses the test harness (heat_lifecycle_fixtures: the in-process
 engine on a private MariaDB) so that our types and the in-tree types run in
 the same process, on the same engine, database and machine. The in-tree types
 are registered under other names by benchmarks/upstream_types.py, copied
@@ -20,8 +31,8 @@ import time  # noqa: E402
 
 import fixtures  # noqa: E402
 
-from heat_lifecycle_plugins.fixtures import inprocess_engine  # noqa: E402
-from heat_lifecycle_plugins.fixtures.mariadb import MariaDB  # noqa: E402
+from heat_lifecycle_fixtures import inprocess_engine  # noqa: E402
+from heat_lifecycle_fixtures.mariadb import MariaDB  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 UPSTREAM_PLUGIN = os.path.join(HERE, 'upstream_types.py')

@@ -1,3 +1,14 @@
+# Licensed under the Apache License, Version 2.0 (the "License"); you may
+# not use this file except in compliance with the License. You may obtain
+# a copy of the License at
+#
+#      http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+# WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+# License for the specific language governing permissions and limitations
+# under the License.
 """Signal load on one stack: ours against the in-tree type (issue 13).
 
     python -m benchmarks.signals [--signals N] [--results-dir DIR]
@@ -31,8 +42,8 @@ import time
 
 from benchmarks import harness  # selects Heat's runtime first
 from benchmarks.upstream_types import UPSTREAM_DEPLOYMENT
-from heat_lifecycle_plugins.fixtures import inprocess_engine
-from heat_lifecycle_plugins.fixtures.mariadb import MariaDB
+from heat_lifecycle_fixtures import inprocess_engine
+from heat_lifecycle_fixtures.mariadb import MariaDB
 from heat_lifecycle_plugins import heat_internals
 
 HERE = os.path.dirname(os.path.abspath(__file__))

@@ -1,3 +1,14 @@
+# Licensed under the Apache License, Version 2.0 (the "License"); you may
+# not use this file except in compliance with the License. You may obtain
+# a copy of the License at
+#
+#      http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+# WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+# License for the specific language governing permissions and limitations
+# under the License.
 """The one place the package touches Heat beyond its plugin API.
 
 Heat's plugin API, which any module of the package may use:
@@ -21,7 +32,7 @@ those in any release). Per-release differences are handled here.
 with the expected signature (tests/unit/test_heat_internals.py runs it on
 every series; `heat-lifecycle-plugins check` reports it).
 
-The loopback-cloud fixtures (heat_lifecycle_plugins.fixtures) are outside
+The loopback-cloud fixtures (heat_lifecycle_fixtures) are outside
 this rule: they do not plug into Heat, they run it (heat-engine, heat-api,
 db_sync, an in-process EngineService for the functional tier) through its
 service entry points, as an operator's deployment tool would.

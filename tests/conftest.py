@@ -1,3 +1,14 @@
+# Licensed under the Apache License, Version 2.0 (the "License"); you may
+# not use this file except in compliance with the License. You may obtain
+# a copy of the License at
+#
+#      http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+# WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+# License for the specific language governing permissions and limitations
+# under the License.
 import os
 import sys
 
@@ -30,7 +41,7 @@ def pytest_collection_modifyitems(items):
 @pytest.fixture(scope='session')
 def mariadb(tmp_path_factory):
     """A private MariaDB server for the session, stopped by its PID."""
-    from heat_lifecycle_plugins.fixtures.mariadb import MariaDB
+    from heat_lifecycle_fixtures.mariadb import MariaDB
     if not MariaDB.available():
         pytest.fail('mariadbd is not installed: run tools/run-tests.sh '
                     '(as root), which installs it')
@@ -43,7 +54,7 @@ def engine(tmp_path_factory, mariadb):
     """The session's in-process Heat engine (fixtures.inprocess_engine)."""
     if PROBE_DIST not in sys.path:
         sys.path.insert(0, PROBE_DIST)
-    from heat_lifecycle_plugins.fixtures import inprocess_engine
+    from heat_lifecycle_fixtures import inprocess_engine
     with inprocess_engine.InProcessEngine(
             str(tmp_path_factory.mktemp('heat-engine')),
             mariadb.create_database()) as eng:
@@ -53,6 +64,6 @@ def engine(tmp_path_factory, mariadb):
 @pytest.fixture(scope='session')
 def thing_store(tmp_path_factory):
     """The JSON service the ExternalResource test workflows manage."""
-    from heat_lifecycle_plugins.fixtures.thing_store import ThingStore
+    from heat_lifecycle_fixtures.thing_store import ThingStore
     with ThingStore(str(tmp_path_factory.mktemp('thing-store'))) as store:
         yield store

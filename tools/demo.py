@@ -1,3 +1,14 @@
+# Licensed under the Apache License, Version 2.0 (the "License"); you may
+# not use this file except in compliance with the License. You may obtain
+# a copy of the License at
+#
+#      http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+# WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+# License for the specific language governing permissions and limitations
+# under the License.
 """The heat-lifecycle-plugins demo: a loopback cloud, the examples deployed.
 
 Brings up MariaDB, RabbitMQ, Keystone, Mistral, heat-engine (our loader in
@@ -24,12 +35,12 @@ import time
 
 import yaml
 
-from heat_lifecycle_plugins.fixtures import cloud as cloud_fixture
-from heat_lifecycle_plugins.fixtures import deployed_server
-from heat_lifecycle_plugins.fixtures import process
-from heat_lifecycle_plugins.fixtures import service
-from heat_lifecycle_plugins.fixtures import stacks
-from heat_lifecycle_plugins.fixtures import thing_store
+from heat_lifecycle_fixtures import cloud as cloud_fixture
+from heat_lifecycle_fixtures import deployed_server
+from heat_lifecycle_fixtures import process
+from heat_lifecycle_fixtures import service
+from heat_lifecycle_fixtures import stacks
+from heat_lifecycle_fixtures import thing_store
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 EXAMPLES = os.path.join(REPO, 'examples')

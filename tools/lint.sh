@@ -1,5 +1,17 @@
 #!/usr/bin/env bash
-# flake8 with OpenStack's hacking rules on the whole repo, as Heat runs it
+# Licensed under the Apache License, Version 2.0 (the "License"); you may
+# not use this file except in compliance with the License. You may obtain
+# a copy of the License at
+#
+#      http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+# WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+# License for the specific language governing permissions and limitations
+# under the License.
+# The licence headers (tools/license_headers.py), then flake8 with
+# OpenStack's hacking rules on the whole repo, as Heat runs it
 # (configuration: tox.ini's [flake8] and [hacking]):
 #   bash tools/lint.sh [flake8 arguments]
 # Its own small venv, .venvs/lint (HLP_VENVS overrides the directory), is
@@ -22,4 +34,8 @@ if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
     fi
     echo "$want" > "$stamp"
 fi
-exec "$venv/bin/flake8" "$@"
+# Every source file carries the Apache-2.0 header; then flake8.
+headers=0
+python3 tools/license_headers.py || headers=$?
+"$venv/bin/flake8" "$@"
+exit "$headers"

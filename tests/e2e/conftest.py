@@ -1,10 +1,21 @@
+# Licensed under the Apache License, Version 2.0 (the "License"); you may
+# not use this file except in compliance with the License. You may obtain
+# a copy of the License at
+#
+#      http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+# WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+# License for the specific language governing permissions and limitations
+# under the License.
 """The loopback cloud of the end-to-end tests, one per session.
 
 Real processes only: MariaDB, RabbitMQ, Keystone, heat-engine (our loader
 in plugin_dirs), heat-api, heat-api-cfn, Mistral (behind Keystone), and per
 DeployedServer a real os-collect-config running heat-lifecycle-agent. Tests
 drive it with python-heatclient as the demo user, through
-heat_lifecycle_plugins.fixtures.stacks.StackDriver.
+heat_lifecycle_fixtures.stacks.StackDriver.
 
 Keystone refuses a signed request 1 minute after its timestamp
 ([credential] auth_ttl = 1, default 15): whatever signs with a timestamp
@@ -15,7 +26,7 @@ import os
 
 import pytest
 
-from heat_lifecycle_plugins.fixtures import stacks
+from heat_lifecycle_fixtures import stacks
 
 EXAMPLES = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__)))), 'examples')
@@ -26,7 +37,7 @@ KEYSTONE_OPTIONS = {'credential': {'auth_ttl': 1}}
 
 @pytest.fixture(scope='session')
 def cloud(tmp_path_factory):
-    from heat_lifecycle_plugins.fixtures.cloud import Cloud
+    from heat_lifecycle_fixtures.cloud import Cloud
     if not Cloud.available():
         pytest.fail('mariadb-server and rabbitmq-server are needed: run '
                     'tools/run-tests.sh (as root), which installs them')

@@ -1,3 +1,14 @@
+# Licensed under the Apache License, Version 2.0 (the "License"); you may
+# not use this file except in compliance with the License. You may obtain
+# a copy of the License at
+#
+#      http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+# WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+# License for the specific language governing permissions and limitations
+# under the License.
 """Faults while a ResourceChain creates or updates its members.
 
 Members are OS::Heat::TestResource (each waits a little, so that the fault
@@ -10,7 +21,7 @@ Cases 1 (heat-engine SIGKILLed) and 5 (RabbitMQ restarted) of the tier.
 
 import collections
 
-from heat_lifecycle_plugins.fixtures import faults
+from heat_lifecycle_fixtures import faults
 from tests.e2e.test_signal_path import wait_for
 from tests.fault.conftest import case
 

@@ -1,3 +1,14 @@
+# Licensed under the Apache License, Version 2.0 (the "License"); you may
+# not use this file except in compliance with the License. You may obtain
+# a copy of the License at
+#
+#      http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+# WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+# License for the specific language governing permissions and limitations
+# under the License.
 """Faults while a SoftwareDeployment runs its tool or waits for its signal.
 
 A DeployedServer runs the real os-collect-config and heat-lifecycle-agent;
@@ -9,7 +20,7 @@ the fault tier.
 
 from heatclient import exc
 
-from heat_lifecycle_plugins.fixtures import faults
+from heat_lifecycle_fixtures import faults
 from tests.e2e.test_signal_path import deployment
 from tests.e2e.test_signal_path import signal_events
 from tests.e2e.test_signal_path import wait_for

@@ -1,3 +1,14 @@
+# Licensed under the Apache License, Version 2.0 (the "License"); you may
+# not use this file except in compliance with the License. You may obtain
+# a copy of the License at
+#
+#      http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+# WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+# License for the specific language governing permissions and limitations
+# under the License.
 """Case 6: Mistral killed (SIGKILL) while an ExternalResource's CREATE
 workflow runs, and started again on the same port and database.
 
@@ -8,7 +19,7 @@ in the catalog. The CREATE workflow waits in Mistral's scheduler, then
 makes its thing: after the outage the stack completes with one thing.
 """
 
-from heat_lifecycle_plugins.fixtures import faults
+from heat_lifecycle_fixtures import faults
 from tests.e2e.test_signal_path import wait_for
 from tests.fault.conftest import case
 from tests.functional.external_resource.conftest import create_template

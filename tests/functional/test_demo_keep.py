@@ -1,3 +1,14 @@
+# Licensed under the Apache License, Version 2.0 (the "License"); you may
+# not use this file except in compliance with the License. You may obtain
+# a copy of the License at
+#
+#      http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+# WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+# License for the specific language governing permissions and limitations
+# under the License.
 """What `tools/demo.sh --keep` keeps running outlives the demo's process.
 
 Mistral and the thing store included, until `--stop DIR` stops each by its
@@ -10,7 +21,7 @@ import subprocess
 import sys
 import urllib.request
 
-from heat_lifecycle_plugins.fixtures import process
+from heat_lifecycle_fixtures import process
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))))
@@ -19,7 +30,7 @@ DEMO = os.path.join(ROOT, 'tools', 'demo.py')
 # The demo's way of keeping services, in a process that then exits.
 STARTER = '''
 import importlib.util, json, sys
-from heat_lifecycle_plugins.fixtures import mistral, thing_store
+from heat_lifecycle_fixtures import mistral, thing_store
 spec = importlib.util.spec_from_file_location('demo', sys.argv[2])
 demo = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(demo)

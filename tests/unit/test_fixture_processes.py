@@ -1,3 +1,14 @@
+# Licensed under the Apache License, Version 2.0 (the "License"); you may
+# not use this file except in compliance with the License. You may obtain
+# a copy of the License at
+#
+#      http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+# WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+# License for the specific language governing permissions and limitations
+# under the License.
 """Service processes stop by their PID, with the process that started them.
 
 Even when it is SIGKILLed, unless detached; a detached one stops from its
@@ -11,8 +22,8 @@ import subprocess
 import sys
 import time
 
-from heat_lifecycle_plugins.fixtures import process
-from heat_lifecycle_plugins.fixtures import service
+from heat_lifecycle_fixtures import process
+from heat_lifecycle_fixtures import service
 
 # A starter process: sets up a Sleeper, prints its PIDs, then waits to be
 # killed or, with "exit", exits without cleaning up.

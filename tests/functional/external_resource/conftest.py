@@ -1,3 +1,14 @@
+# Licensed under the Apache License, Version 2.0 (the "License"); you may
+# not use this file except in compliance with the License. You may obtain
+# a copy of the License at
+#
+#      http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+# WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+# License for the specific language governing permissions and limitations
+# under the License.
 """Fixtures of the OS::Mistral::ExternalResource tests.
 
 A real Mistral, a thing store its workflows manage, and the in-process
@@ -16,8 +27,8 @@ from oslo_config import cfg
 import pytest
 
 from heat_lifecycle_plugins import config
-from heat_lifecycle_plugins.fixtures.mistral import Mistral
-from heat_lifecycle_plugins.fixtures import tokens
+from heat_lifecycle_fixtures.mistral import Mistral
+from heat_lifecycle_fixtures import tokens
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__)))))

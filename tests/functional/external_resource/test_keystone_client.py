@@ -1,3 +1,14 @@
+# Licensed under the Apache License, Version 2.0 (the "License"); you may
+# not use this file except in compliance with the License. You may obtain
+# a copy of the License at
+#
+#      http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+# WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+# License for the specific language governing permissions and limitations
+# under the License.
 """How the Mistral client finds and reaches Mistral.
 
 Through Heat's `mistral` client plugin and the request's Keystone catalog
@@ -9,8 +20,8 @@ interface `[clients_mistral] endpoint_type` names; TLS options of
 from heat.common import context
 import pytest
 
-from heat_lifecycle_plugins.fixtures import process
-from heat_lifecycle_plugins.fixtures import tokens
+from heat_lifecycle_fixtures import process
+from heat_lifecycle_fixtures import tokens
 from heat_lifecycle_plugins import heat_internals
 from heat_lifecycle_plugins import mistral_client
 

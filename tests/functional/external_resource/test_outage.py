@@ -1,3 +1,14 @@
+# Licensed under the Apache License, Version 2.0 (the "License"); you may
+# not use this file except in compliance with the License. You may obtain
+# a copy of the License at
+#
+#      http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+# WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+# License for the specific language governing permissions and limitations
+# under the License.
 """Mistral stopped (SIGKILL) and started again while an action runs.
 
 A rolling upgrade of Mistral: its own process is killed by its PID and
@@ -11,8 +22,8 @@ was silent, and the next update or delete takes the execution's result in
 
 import pytest
 
-from heat_lifecycle_plugins.fixtures import faults
-from heat_lifecycle_plugins.fixtures.mistral import Mistral
+from heat_lifecycle_fixtures import faults
+from heat_lifecycle_fixtures.mistral import Mistral
 from tests.functional.external_resource.conftest import create_template
 from tests.functional.external_resource.conftest import executions_of
 from tests.functional.external_resource.conftest import register_workflows

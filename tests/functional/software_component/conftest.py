@@ -1,3 +1,14 @@
+# Licensed under the Apache License, Version 2.0 (the "License"); you may
+# not use this file except in compliance with the License. You may obtain
+# a copy of the License at
+#
+#      http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+# WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+# License for the specific language governing permissions and limitations
+# under the License.
 """Fixtures of the SoftwareComponent / SoftwareDeployment tests.
 
 Heat checks at validate and create time that the 'orchestration' service is
@@ -13,7 +24,7 @@ import pytest
 @pytest.fixture
 def engine(engine):
     """The session's engine, driven with a context that has a catalog."""
-    from heat_lifecycle_plugins.fixtures import inprocess_engine
+    from heat_lifecycle_fixtures import inprocess_engine
     plain = engine.ctx
     engine.ctx = inprocess_engine.context_with_heat_catalog(plain)
     try:
