@@ -56,26 +56,30 @@ RELIABILITY_START = '.. reliability-table-start'
 RELIABILITY_END = '.. reliability-table-end'
 
 # A tier runs pytest on its test paths in a series' venv, on every series
-# ('all') or on the e2e series ('e2e'); or it runs its command once, in no
+# ('all'), on the e2e series ('e2e') or on the newest ('newest'); or it runs its command once, in no
 # series' venv ('once') or in the default series' venv ('default', given
 # to the command as HLP_VENV).
-Tier = collections.namedtuple('Tier', 'paths series command')
+# A tier marked `wheel` runs in a copy of the repo without
+# heat_lifecycle_plugins/, so that it tests the wheel installed in the venv
+# (tools/venv.sh), as an operator has it; the others run in the tree.
+Tier = collections.namedtuple('Tier', 'paths series command wheel')
 ONCE, DEFAULT = 'once', 'default'
 TIERS = {
-    'unit': Tier(['tests/unit', 'tests/agent'], 'all', None),
-    'functional': Tier(['tests/functional'], 'all', None),
-    'e2e': Tier(['tests/e2e'], 'e2e', None),
-    'fault': Tier(['tests/fault'], 'e2e', None),
-    'lint': Tier(None, ONCE, ['bash', 'tools/lint.sh']),
-    'docs': Tier(None, DEFAULT, ['bash', 'tools/docs.sh']),
+    'unit': Tier(['tests/unit', 'tests/agent'], 'all', None, False),
+    'functional': Tier(['tests/functional'], 'all', None, True),
+    'e2e': Tier(['tests/e2e'], 'e2e', None, True),
+    'fault': Tier(['tests/fault'], 'e2e', None, True),
+    'dist': Tier(['tests/dist'], 'newest', None, True),
+    'lint': Tier(None, ONCE, ['bash', 'tools/lint.sh'], False),
+    'docs': Tier(None, DEFAULT, ['bash', 'tools/docs.sh'], False),
 }
 # A job's wall-clock limit; a job over it is killed and counts as failed.
 # Heat 24.x (eventlet) functional takes about 12 min on a quiet 2-core
 # machine and over 27 min when the machine is shared (measured 1611 s).
 JOB_TIMEOUT = {'unit': 600, 'functional': 2700, 'e2e': 1800, 'fault': 1200,
-               'lint': 600, 'docs': 600}
+               'dist': 1500, 'lint': 600, 'docs': 600}
 # Longest first, so that two lanes finish close together.
-TIER_ORDER = ('e2e', 'functional', 'fault', 'unit', 'docs', 'lint')
+TIER_ORDER = ('e2e', 'functional', 'fault', 'dist', 'unit', 'docs', 'lint')
 
 
 def series_settings():
@@ -125,11 +129,16 @@ def run_job(job, venv, results, lock, extra_args):
     log = os.path.join(results, '%s.log' % job.name)
     env = dict(os.environ, TMPDIR=base)
     command = TIERS[job.tier].command
+    cwd = ROOT
+    if TIERS[job.tier].wheel:
+        cwd = stage_without_package(os.path.join(base, 'src'))
+        env['HLP_INSTALLED_WHEEL'] = WHEEL
     if command:
         argv = command
         if venv:
             env['HLP_VENV'] = venv
     else:
+        env['HLP_VENV'] = venv
         argv = [os.path.join(venv, 'bin', 'python'), '-m', 'pytest',
                 '-p', 'no:cacheprovider', '-q', '-rfE',
                 '--basetemp', os.path.join(base, 'pytest'),
@@ -138,7 +147,7 @@ def run_job(job, venv, results, lock, extra_args):
         env['HLP_FAULT_ROWS'] = fault_rows_file(results, job.series)
     start = time.time()
     with open(log, 'w') as f:
-        proc = subprocess.Popen(argv, cwd=ROOT, stdout=f,
+        proc = subprocess.Popen(argv, cwd=cwd, stdout=f,
                                 stderr=subprocess.STDOUT, env=env,
                                 start_new_session=True)
         try:
@@ -159,6 +168,42 @@ def run_job(job, venv, results, lock, extra_args):
             'passed' if job.rc == 0 else 'FAILED (rc %s%s, see %s)' % (
                 job.rc, ', ' + job.note if job.note else '', log),
             job.seconds), flush=True)
+
+
+def stage_without_package(dest):
+    """A copy of the repo's files without heat_lifecycle_plugins/.
+
+    Tests, fixtures, examples and tools are there; our package is not, so
+    it is imported from the venv's installed wheel, and whatever the wheel
+    lacks fails the tests that need it.
+    """
+    files = subprocess.run(
+        ['git', 'ls-files', '-co', '--exclude-standard', '-z'], cwd=ROOT,
+        capture_output=True, check=True).stdout.decode().split('\0')
+    for path in files:
+        if not path or path.startswith('heat_lifecycle_plugins/'):
+            continue
+        source = os.path.join(ROOT, path)
+        if not os.path.isfile(source):
+            continue  # deleted in the work tree
+        target = os.path.join(dest, path)
+        os.makedirs(os.path.dirname(target), exist_ok=True)
+        shutil.copy2(source, target)
+    return dest
+
+
+def build_dist(results):
+    """The sdist and the wheel (tools/build-dist.sh): the wheel's path."""
+    log = os.path.join(results, 'dist-build.log')
+    with open(log, 'w') as f:
+        proc = subprocess.run(['bash', 'tools/build-dist.sh'], cwd=ROOT,
+                              stdout=subprocess.PIPE, stderr=f, text=True)
+    print('[%6.0fs] sdist and wheel %s' % (
+        time.time() - START, 'built and checked' if proc.returncode == 0
+        else 'FAILED (see %s)' % log), flush=True)
+    if proc.returncode != 0:
+        return None
+    return proc.stdout.strip().splitlines()[-1]
 
 
 def junit_counts(path):
@@ -316,6 +361,7 @@ def update_readme(text, start_marker=TABLE_START, end_marker=TABLE_END):
 
 
 START = time.time()
+WHEEL = None  # the wheel under test, once built
 
 
 def main(argv=None):
@@ -359,13 +405,20 @@ def main(argv=None):
     lock = threading.Lock()
     jobs = [Job(s, t) for t in TIER_ORDER if t in tiers for s in series
             if TIERS[t].series == 'all'
-            or TIERS[t].series == 'e2e' and s in e2e_series]
+            or TIERS[t].series == 'e2e' and s in e2e_series
+            or TIERS[t].series == 'newest' and s == default]
     jobs += [Job(None, t, default if TIERS[t].series == DEFAULT else None)
              for t in TIER_ORDER
              if t in tiers and TIERS[t].series in (ONCE, DEFAULT)]
     print('Heat series %s; %d jobs, %d at a time' % (
         ', '.join(series), len(jobs), args.jobs), flush=True)
 
+    # The wheel first: every series' venv installs it.
+    global WHEEL
+    WHEEL = build_dist(args.results)
+    if WHEEL is None:
+        print('FAILED: the sdist and wheel could not be built')
+        return 1
     # Venvs are built one after the other (pip is the bottleneck); each
     # series' jobs start as soon as its venv is ready.
     pool = concurrent.futures.ThreadPoolExecutor(args.jobs)
