@@ -1,0 +1,134 @@
+# Licensed under the Apache License, Version 2.0 (the "License"); you may
+# not use this file except in compliance with the License. You may obtain
+# a copy of the License at
+#
+#      http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+# WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+# License for the specific language governing permissions and limitations
+# under the License.
+"""The plain install guide (doc/source/install), followed literally.
+
+A fresh venv with the series' Heat, our wheel installed into it with pip,
+`heat-lifecycle-plugins install-loader` writing the loader, and heat-engine
+started from that venv with only that plugin_dirs (nothing of the tests on
+its path). `check` then finds what the guide says to expect, and a stack of
+each type is created and deleted through heat-api.
+"""
+
+import re
+
+import pytest
+
+from heat_lifecycle_fixtures import stacks
+
+WORKFLOWS = """
+version: '2.0'
+
+guide_thing_create:
+  output:
+    made: yes
+  tasks:
+    make:
+      action: std.noop
+
+guide_thing_delete:
+  tasks:
+    drop:
+      action: std.noop
+"""
+
+EVERY_TYPE = """
+heat_template_version: 2016-04-08
+resources:
+  server:
+    type: OS::Heat::DeployedServer
+    properties:
+      software_config_transport: POLL_SERVER_HEAT
+  component:
+    type: OS::Heat::SoftwareComponent
+    properties:
+      configs:
+        - actions: [CREATE]
+          tool: script
+          config: |
+            #!/bin/sh
+            echo "created by the guide" > $heat_outputs_path.said
+      outputs:
+        - name: said
+  deployment:
+    type: OS::Heat::SoftwareDeployment
+    properties:
+      config: {get_resource: component}
+      server: {get_resource: server}
+      signal_transport: HEAT_SIGNAL
+      start_timeout: 240
+  chain:
+    type: OS::Heat::ResourceChain
+    properties:
+      resources: [OS::Heat::None, OS::Heat::None]
+  thing:
+    type: OS::Mistral::ExternalResource
+    properties:
+      actions:
+        CREATE: {workflow: guide_thing_create}
+        DELETE: {workflow: guide_thing_delete}
+outputs:
+  said:
+    value: {get_attr: [deployment, said]}
+  made:
+    value: {get_attr: [thing, output, made]}
+  members:
+    value: {get_attr: [chain, refs]}
+"""
+
+# What the guide says `check` reports on this cloud: every type of ours
+# wins, and no finding fails.
+OURS = ('OS::Heat::ResourceChain', 'OS::Heat::SoftwareComponent',
+        'OS::Heat::SoftwareDeployment', 'OS::Mistral::ExternalResource')
+
+
+@pytest.fixture(scope='module')
+def guide_cloud(tmp_path_factory, operator_venv):
+    from heat_lifecycle_fixtures.cloud import Cloud
+    if not Cloud.available():
+        pytest.fail('mariadb-server and rabbitmq-server are needed: run '
+                    'tools/run-tests.sh (as root), which installs them')
+    with Cloud(str(tmp_path_factory.mktemp('guide-cloud')),
+               engine_python=operator_venv.python) as cloud:
+        yield cloud
+
+
+def test_heat_engine_runs_from_the_operators_venv(guide_cloud,
+                                                  operator_venv):
+    with open('/proc/%d/cmdline' % guide_cloud.heat.engine.pid, 'rb') as f:
+        argv = f.read().split(b'\0')
+    assert argv[0].decode() == operator_venv.python
+
+
+def test_check_finds_what_the_guide_expects(guide_cloud, operator_venv):
+    proc = operator_venv.run(
+        operator_venv.bin('heat-lifecycle-plugins'), 'check',
+        '--config-file', guide_cloud.heat.conf)
+    lines = proc.stdout.splitlines()
+    for name in OURS:
+        assert any(re.match(r'ok\s+%s\s' % re.escape(name), line)
+                   for line in lines), proc.stdout
+    assert not [line for line in lines if line.startswith('FAIL')], \
+        proc.stdout
+
+
+def test_a_stack_of_each_type_is_created_and_deleted(guide_cloud, tmp_path):
+    guide_cloud.mistral_client().workflows.create(WORKFLOWS)
+    with stacks.StackDriver(guide_cloud.heat_client(), str(tmp_path),
+                            prefix='guide') as driver:
+        stack_id = driver.create(EVERY_TYPE, servers=['server'])
+        outputs = driver.outputs(stack_id)
+        assert outputs['said'].strip() == 'created by the guide'
+        assert outputs['made'] in (True, 'yes')
+        assert len(outputs['members']) == 2
+        driver.delete(stack_id)
+    log = open(guide_cloud.heat.engine_log, errors='replace').read()
+    assert 'Traceback' not in log
