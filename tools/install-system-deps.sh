@@ -10,15 +10,21 @@
 # WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
 # License for the specific language governing permissions and limitations
 # under the License.
-# Installs the Debian packages the test suite and the demo run privately on
-# loopback: MariaDB (Heat's database) and RabbitMQ (heat-engine <-> heat-api).
+# Installs the Debian packages the test suite and the demo need: python3-venv
+# (every venv), and MariaDB (Heat's database) and RabbitMQ (heat-engine <->
+# heat-api), which they run privately on loopback.
+#   bash tools/install-system-deps.sh [--python-only]
+# --python-only: python3-venv alone; the unit tier needs nothing else.
 # None of them is started as a system service, and the machine's service
 # policy is left as it was found.
 set -euo pipefail
 
 need=()
-command -v mariadbd >/dev/null 2>&1 || need+=(mariadb-server)
-[ -x /usr/lib/rabbitmq/bin/rabbitmq-server ] || need+=(rabbitmq-server)
+python3 -c 'import ensurepip, venv' >/dev/null 2>&1 || need+=(python3-venv)
+if [ "${1:-}" != --python-only ]; then
+    command -v mariadbd >/dev/null 2>&1 || need+=(mariadb-server)
+    [ -x /usr/lib/rabbitmq/bin/rabbitmq-server ] || need+=(rabbitmq-server)
+fi
 [ ${#need[@]} -eq 0 ] && exit 0
 
 if [ "$(id -u)" != 0 ]; then

@@ -133,6 +133,7 @@ def run_job(job, venv, results, lock, extra_args):
     if TIERS[job.tier].wheel:
         cwd = stage_without_package(os.path.join(base, 'src'))
         env['HLP_INSTALLED_WHEEL'] = WHEEL
+        env['HLP_SOURCE_ROOT'] = ROOT  # the checkout, for its git
     if command:
         argv = command
         if venv:

@@ -29,7 +29,19 @@ if [ "${1:-}" = --heat ]; then
     series=$2
     shift 2
 fi
-bash tools/install-system-deps.sh
+# Tests under tests/unit alone need no MariaDB or RabbitMQ, and so no root.
+only_unit=0
+for arg in "$@"; do
+    case $arg in
+        tests/unit|tests/unit/*|./tests/unit|./tests/unit/*) only_unit=1 ;;
+        tests/*|./tests/*) only_unit=0; break ;;
+    esac
+done
+if [ "$only_unit" = 1 ]; then
+    bash tools/install-system-deps.sh --python-only
+else
+    bash tools/install-system-deps.sh
+fi
 if [ -z "$series" ] && [ $# -eq 0 ]; then
     exec python3 tools/matrix.py
 fi
