@@ -38,13 +38,13 @@ import time
 from benchmarks import chain  # isort:skip
 from benchmarks import harness  # noqa: E402
 from benchmarks import report  # noqa: E402
-from heat_lifecycle_plugins import cli  # noqa: E402
 from heat_lifecycle_fixtures import conf  # noqa: E402
 from heat_lifecycle_fixtures import inprocess_engine  # noqa: E402
 from heat_lifecycle_fixtures.mariadb import MariaDB  # noqa: E402
 from heat_lifecycle_fixtures import process  # noqa: E402
 from heat_lifecycle_fixtures.rabbitmq import RabbitMQ  # noqa: E402
 from heat_lifecycle_fixtures import service  # noqa: E402
+from heat_lifecycle_plugins import cli  # noqa: E402
 from oslo_config import cfg  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))

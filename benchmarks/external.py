@@ -48,10 +48,10 @@ import sqlalchemy
 
 from benchmarks import harness
 from benchmarks.upstream_types import UPSTREAM_EXTERNAL
-from heat_lifecycle_plugins import config
 from heat_lifecycle_fixtures.mistral import Mistral
 from heat_lifecycle_fixtures.stacks import TERMINAL
 from heat_lifecycle_fixtures import tokens
+from heat_lifecycle_plugins import config
 
 OURS = 'ours'
 INTREE = 'in-tree'

@@ -56,9 +56,9 @@ RELIABILITY_START = '.. reliability-table-start'
 RELIABILITY_END = '.. reliability-table-end'
 
 # A tier runs pytest on its test paths in a series' venv, on every series
-# ('all'), on the e2e series ('e2e') or on the newest ('newest'); or it runs its command once, in no
-# series' venv ('once') or in the default series' venv ('default', given
-# to the command as HLP_VENV).
+# ('all'), on the e2e series ('e2e') or on the newest ('newest'); or it
+# runs its command once, in no series' venv ('once') or in the default
+# series' venv ('default', given to the command as HLP_VENV).
 # A tier marked `wheel` runs in a copy of the repo without
 # heat_lifecycle_plugins/, so that it tests the wheel installed in the venv
 # (tools/venv.sh), as an operator has it; the others run in the tree.

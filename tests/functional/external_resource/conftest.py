@@ -26,9 +26,9 @@ import time
 from oslo_config import cfg
 import pytest
 
-from heat_lifecycle_plugins import config
 from heat_lifecycle_fixtures.mistral import Mistral
 from heat_lifecycle_fixtures import tokens
+from heat_lifecycle_plugins import config
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__)))))
