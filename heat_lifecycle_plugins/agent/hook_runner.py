@@ -129,7 +129,7 @@ def run(path, deployment, timeout, heartbeat=None, interval=0):
             return HookResult(
                 TIMED_OUT, _text(stdout), _text(stderr),
                 reason='hook %s did not finish within %s seconds and was '
-                       'killed' % (path, timeout))
+                       'killed' % (os.path.basename(path), timeout))
         if beats and now >= next_beat:
             heartbeat(now - started)
             next_beat = time.monotonic() + interval
@@ -139,8 +139,11 @@ def run(path, deployment, timeout, heartbeat=None, interval=0):
 def interpret(path, returncode, stdout, stderr):
     """The result of a hook that exited with `returncode`.
 
-    A non-zero exit is a failure whatever the hook printed.
+    A non-zero exit is a failure whatever the hook printed. Reasons name
+    the hook by its group, not its path: Heat keeps 255 characters of an
+    event's reason, and the tool's stderr comes after this.
     """
+    hook = 'hook %s' % os.path.basename(path)
     try:
         data = json.loads(stdout) if stdout.strip() else None
     except ValueError:
@@ -148,11 +151,10 @@ def interpret(path, returncode, stdout, stderr):
     if not isinstance(data, dict):
         if returncode:
             return HookResult(returncode, stdout, stderr,
-                              reason='hook %s exited with status %s'
-                                     % (path, returncode))
+                              reason='%s exited with status %s'
+                                     % (hook, returncode))
         return HookResult(1, stdout, stderr,
-                          reason='hook %s printed no JSON map on stdout'
-                                 % path)
+                          reason='%s printed no JSON map on stdout' % hook)
 
     outputs = {k: v for k, v in data.items()
                if k not in protocol.SIGNAL_KEYS}
@@ -163,20 +165,20 @@ def interpret(path, returncode, stdout, stderr):
         code = int(raw_code if raw_code is not None else 0)
     except (TypeError, ValueError):
         return HookResult(1, tool_stdout, tool_stderr, outputs,
-                          reason='hook %s returned a %s that is not a '
-                                 'number: %r' % (path,
+                          reason='%s returned a %s that is not a '
+                                 'number: %r' % (hook,
                                                  protocol.DEPLOY_STATUS_CODE,
                                                  raw_code))
     if code:
         return HookResult(code, tool_stdout, tool_stderr, outputs,
                           reason='%s: the tool exited with status %s'
-                                 % (path, code))
+                                 % (hook, code))
     if returncode:
         # The hook crashed after printing a result: never a success.
         return HookResult(returncode, tool_stdout,
                           _join(tool_stderr, stderr), outputs,
-                          reason='hook %s exited with status %s'
-                                 % (path, returncode))
+                          reason='%s exited with status %s'
+                                 % (hook, returncode))
     return HookResult(0, tool_stdout, tool_stderr, outputs)
 
 

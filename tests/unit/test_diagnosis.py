@@ -17,10 +17,9 @@ test_why.py runs the same cases for real); reasons are Heat's own texts.
 
 from heat_lifecycle_plugins import diagnosis
 
-HOOK = '/usr/libexec/heat-lifecycle-agent/hooks/script'
 DEPLOY_REASON = (
-    '%s: the tool exited with status 4, Deployment exited with non-zero '
-    'status code: 4, stderr: psql: could not connect to server' % HOOK)
+    'hook script: the tool exited with status 4, Deployment exited with '
+    'non-zero status code: 4, stderr: psql: could not connect to server')
 
 
 def stack(status='CREATE_FAILED', reason='Resource CREATE failed: ...',
@@ -83,8 +82,8 @@ def chain_with_failing_deployment():
         'output_values': {
             'deploy_stdout': 'creating the schema\n',
             'deploy_stderr': 'psql: could not connect to server\n\n'
-                             '[heat-lifecycle-agent] %s: the tool exited '
-                             'with status 4' % HOOK,
+                             '[heat-lifecycle-agent] hook script: the tool '
+                             'exited with status 4',
             'deploy_status_code': 4}}}
     return resources, events, deployments
 
