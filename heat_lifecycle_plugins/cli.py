@@ -25,6 +25,7 @@ import sys
 import warnings
 
 from oslo_config import cfg
+import pbr.version
 
 from heat_lifecycle_plugins import checks
 from heat_lifecycle_plugins import heat_internals
@@ -34,6 +35,7 @@ from heat_lifecycle_plugins import run_action_command
 from heat_lifecycle_plugins import signal_path
 from heat_lifecycle_plugins import why_command
 
+DISTRIBUTION = 'heat-lifecycle-plugins'
 LOADER_FILENAME = 'heat_lifecycle_plugins_loader.py'
 
 
@@ -154,9 +156,11 @@ def signal_path_findings(version, args):
         auth_ttl = (signal_path.keystone_auth_ttl(signal_path.read_ini(
             args.keystone_config_file)) if args.keystone_config_file
             else None)
+        cfn = (signal_path.read_ini(args.cfn_config_file)
+               if args.cfn_config_file else None)
     except (signal_path.ConfigFileError, ValueError) as exc:
         return [checks.Finding(checks.FAIL, signal_path.TOPIC, exc)]
-    return signal_path.findings(version, heat, agent, auth_ttl)
+    return signal_path.findings(version, heat, agent, auth_ttl, cfn)
 
 
 def cmd_check(args):
@@ -206,6 +210,11 @@ def cmd_run_action(args):
         return run_action_command.run(args)
 
 
+def package_version():
+    """The installed version, which pbr took from git when it was built."""
+    return pbr.version.VersionInfo(DISTRIBUTION).version_string_with_vcs()
+
+
 def _runs(argv, command):
     return argv if argv and argv[0] == command else None
 
@@ -213,9 +222,11 @@ def _runs(argv, command):
 def build_parser(argv=None):
     """The parser; cloud options only for the command that argv runs."""
     parser = argparse.ArgumentParser(
-        prog='heat-lifecycle-plugins',
+        prog=DISTRIBUTION,
         description='Install and check the heat-lifecycle-plugins types in '
                     'a heat-engine; explain why a stack failed.')
+    parser.add_argument('--version', action='version',
+                        version='%(prog)s ' + package_version())
     sub = parser.add_subparsers(dest='command', required=True)
     p = sub.add_parser('install-loader',
                        help='write the loader module into a plugin dir')
@@ -238,6 +249,10 @@ def build_parser(argv=None):
                         '(default: the agent\'s defaults)')
     p.add_argument('--keystone-config-file',
                    help='keystone.conf, for [credential] auth_ttl')
+    p.add_argument('--cfn-config-file',
+                   help='heat-api-cfn\'s own configuration file, where it '
+                        'has one (split deployments): its [ec2authtoken] is '
+                        'judged instead of the engine\'s')
     p.set_defaults(func=cmd_check)
     p = sub.add_parser(
         'why', help='explain why a stack failed: its failing resources, '

@@ -15,10 +15,12 @@ Installed by `heat-lifecycle-plugins install-loader`; do not edit the copy in
 plugin_dirs. heat-engine imports this module and calls resource_mapping(),
 which returns the types of the heat_lifecycle_plugins.resources entry-point
 group. Nothing here may raise: a failure is logged and heat-engine starts
-without these types.
+without these types. Every failure names the Python that heat-engine runs:
+a package installed into another interpreter is the usual cause.
 """
 
 import logging
+import sys
 
 LOG = logging.getLogger('heat_lifecycle_plugins.loader')
 
@@ -26,8 +28,15 @@ LOG = logging.getLogger('heat_lifecycle_plugins.loader')
 def resource_mapping():
     try:
         from heat_lifecycle_plugins import registry
-        return registry.resource_mapping()
+        mapping = registry.resource_mapping()
     except Exception:
-        LOG.exception('heat-lifecycle-plugins could not be loaded; '
-                      'heat-engine continues without its resource types')
+        LOG.exception('heat-lifecycle-plugins could not be loaded by %s; '
+                      'heat-engine continues without its resource types',
+                      sys.executable)
         return {}
+    if not mapping:
+        LOG.error('heat-lifecycle-plugins found no resource types in %s '
+                  '(is the package installed with its entry points in this '
+                  'interpreter?); heat-engine continues without them',
+                  sys.executable)
+    return mapping

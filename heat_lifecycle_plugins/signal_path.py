@@ -78,8 +78,12 @@ def _loopback(url):
         return False
 
 
-def ec2authtoken_findings(version, heat):
-    """heat-api-cfn's credentials to check CFN_SIGNAL signatures."""
+def ec2authtoken_findings(version, heat, cfn=None):
+    """heat-api-cfn's credentials to check CFN_SIGNAL signatures.
+
+    The transport is the engine's (heat); [ec2authtoken] is heat-api-cfn's:
+    cfn, its own file where it has one, else the engine's.
+    """
     keys = {issue.key for issue in releases.issues_of(version)}
     if 'ec2authtoken-auth' not in keys:
         return []
@@ -87,7 +91,9 @@ def ec2authtoken_findings(version, heat):
                      HEAT_DEFAULT_TRANSPORT)
     # Broken default transport: FAIL; a transport templates must ask for.
     level = checks.FAIL if transport == protocol.CFN_SIGNAL else checks.WARN
-    auth_type = _get(heat, 'ec2authtoken', 'auth_type')
+    if cfn is None:
+        cfn = heat
+    auth_type = _get(cfn, 'ec2authtoken', 'auth_type')
     if not auth_type:
         return [checks.Finding(level, TOPIC, (
             '[ec2authtoken] auth_type is not set: heat-api-cfn answers every '
@@ -98,16 +104,16 @@ def ec2authtoken_findings(version, heat):
     found = []
     if auth_type in PASSWORD_PLUGINS:
         missing = [name for name in ('auth_url', 'password')
-                   if not _get(heat, 'ec2authtoken', name)]
-        if not (_get(heat, 'ec2authtoken', 'username') or
-                _get(heat, 'ec2authtoken', 'user_id')):
+                   if not _get(cfn, 'ec2authtoken', name)]
+        if not (_get(cfn, 'ec2authtoken', 'username') or
+                _get(cfn, 'ec2authtoken', 'user_id')):
             missing.append('username')
         if missing:
             found.append(checks.Finding(level, TOPIC, (
                 '[ec2authtoken] auth_type = %s without %s: heat-api-cfn '
                 'cannot authenticate to check CFN_SIGNAL signatures; set '
                 'them in [ec2authtoken]' % (auth_type, ', '.join(missing)))))
-    endpoint = _get(heat, 'ec2authtoken', 'endpoint_override')
+    endpoint = _get(cfn, 'ec2authtoken', 'endpoint_override')
     if not endpoint:
         found.append(checks.Finding(checks.WARN, TOPIC, (
             '[ec2authtoken] endpoint_override is not set: heat-api-cfn '
@@ -214,14 +220,15 @@ def thread_budget_findings(version, heat):
         '(its engine frees its threads); remove it' % config.GROUP.name))]
 
 
-def findings(version, heat, agent=None, auth_ttl=None):
+def findings(version, heat, agent=None, auth_ttl=None, cfn=None):
     """The signal path's findings.
 
     heat: heat.conf as read_ini() gives it; agent: agent_settings();
-    auth_ttl: Keystone's [credential] auth_ttl in minutes, or None.
+    auth_ttl: Keystone's [credential] auth_ttl in minutes, or None;
+    cfn: heat-api-cfn's own configuration on split deployments, or None.
     """
     agent = agent or agent_settings()
-    return (ec2authtoken_findings(version, heat) +
+    return (ec2authtoken_findings(version, heat, cfn) +
             server_url_findings(heat) +
             [auth_ttl_finding(auth_ttl, agent),
              body_size_finding(heat, agent)] +

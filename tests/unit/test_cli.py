@@ -11,8 +11,11 @@
 # under the License.
 """The heat-lifecycle-plugins command, run as a real subprocess."""
 
+import importlib.metadata
 import os
 import re
+import subprocess
+import sys
 
 from heat_lifecycle_plugins import checks
 from heat_lifecycle_plugins import cli
@@ -152,3 +155,29 @@ def test_check_fails_naming_a_type_that_does_not_import(tmp_path):
               if 'Test::Lifecycle::Broken' in line]
     assert broken and broken[0].startswith('FAIL')
     assert 'heat_lifecycle_plugins_missing_dependency' in broken[0]
+
+
+def test_loader_in_a_python_without_the_package_names_that_python(
+        tmp_path):
+    plugin_dir = str(tmp_path / 'plugins')
+    assert run_cli('install-loader', '--plugin-dir',
+                   plugin_dir).returncode == 0
+    # -I -S: no site-packages and no cwd, so our package is not importable,
+    # as in a heat-engine whose Python is not the one pip installed into.
+    code = ('import logging, runpy, sys; logging.basicConfig(); '
+            'mapping = runpy.run_path(sys.argv[1])["resource_mapping"](); '
+            'sys.exit(len(mapping))')
+    proc = subprocess.run(
+        [sys.executable, '-I', '-S', '-c', code,
+         os.path.join(plugin_dir, cli.LOADER_FILENAME)],
+        capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert ('heat-lifecycle-plugins could not be loaded by %s'
+            % sys.executable) in proc.stderr
+
+
+def test_version_is_the_installed_distributions():
+    shown = run_cli('--version')
+    assert shown.returncode == 0, shown.stderr
+    assert shown.stdout == 'heat-lifecycle-plugins %s\n' % (
+        importlib.metadata.version('heat-lifecycle-plugins'))

@@ -221,3 +221,31 @@ def test_check_names_an_agent_file_it_cannot_read(tmp_path):
     assert checked.returncode == 1
     assert ('FAIL signals: %s cannot be read: [Errno 2] No such file or '
             'directory: %r' % (missing, missing)) in checked.stdout
+
+
+def test_split_deployments_judge_heat_api_cfns_own_file(tmp_path):
+    engine_only = '[DEFAULT]\n' + SIGNAL_PATH.split('[ec2authtoken]')[0]
+    engine = heat_conf(tmp_path, engine_only)
+    cfn_path = tmp_path / 'heat-api-cfn.conf'
+    cfn_path.write_text('[ec2authtoken]' + SIGNAL_PATH.split(
+        '[ec2authtoken]')[1])
+    cfn = signal_path.read_ini(str(cfn_path))
+    # The engine's file has no [ec2authtoken]; heat-api-cfn's has it.
+    assert lines(signal_path.findings(NEW, engine)) != []
+    assert lines(signal_path.findings(NEW, engine, cfn=cfn)) == []
+    # And the other way round: the engine's section does not count.
+    both = heat_conf(tmp_path, '[DEFAULT]\n' + SIGNAL_PATH)
+    assert lines(signal_path.ec2authtoken_findings(
+        NEW, both, cfn={'DEFAULT': {}}))[0].startswith(
+        'FAIL signals: [ec2authtoken] auth_type is not set')
+
+
+def test_check_names_a_cfn_config_file_it_cannot_read(tmp_path):
+    conf = write_heat_conf(str(tmp_path / 'heat.conf'),
+                           str(tmp_path / 'plugins'))
+    missing = str(tmp_path / 'heat-api-cfn.conf')
+    checked = run_cli('check', '--config-file', conf,
+                      '--cfn-config-file', missing)
+    assert checked.returncode == 1
+    assert checked.stderr == ''
+    assert 'FAIL signals: %s cannot be read' % missing in checked.stdout
