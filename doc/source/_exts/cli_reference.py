@@ -9,63 +9,29 @@
 # WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
 # License for the specific language governing permissions and limitations
 # under the License.
-"""The `cli-reference` directive: each command's --help, as it prints it.
+"""The `cli-reference` directive: a command's --help, as it prints it.
 
-Rendered from heat_lifecycle_plugins.cli's own parser, so the reference
-cannot drift from the command. `why` shows the openstack client's options
-as openstack.config registers them for the default (password) auth type:
-the builder's OS_* variables and clouds.yaml are set aside while it runs.
+`.. cli-reference:: [COMMAND]` shows the committed copy in
+reference/generated/cli (tools/gen_references.py writes it from the
+command's own parser; a unit test fails when it is stale).
 """
 
-import contextlib
-import io
 import os
-import tempfile
 
 from docutils import nodes
 from sphinx.util.docutils import SphinxDirective
 
-from heat_lifecycle_plugins import cli
-
-WIDTH = '79'
-
-
-@contextlib.contextmanager
-def neutral_environment():
-    """No OS_* variables nor clouds of the builder; 79 columns."""
-    saved = dict(os.environ)
-    for name in [k for k in os.environ if k.startswith('OS_')]:
-        del os.environ[name]
-    with tempfile.NamedTemporaryFile('w', suffix='.yaml') as clouds:
-        clouds.write('clouds: {}\n')
-        clouds.flush()
-        os.environ.update(COLUMNS=WIDTH, OS_CLIENT_CONFIG_FILE=clouds.name)
-        try:
-            yield
-        finally:
-            os.environ.clear()
-            os.environ.update(saved)
-
-
-def help_text(argv):
-    """What `heat-lifecycle-plugins ARGV --help` prints."""
-    out = io.StringIO()
-    with neutral_environment(), contextlib.redirect_stdout(out):
-        try:
-            cli.build_parser(list(argv)).parse_args(list(argv) + ['--help'])
-        except SystemExit:
-            pass
-    return out.getvalue()
-
 
 class CliReference(SphinxDirective):
-    """`.. cli-reference:: [COMMAND]`: the help of the command or of all."""
-
     optional_arguments = 1
 
     def run(self):
-        argv = self.arguments[:1]
-        text = help_text(argv)
+        name = (self.arguments or ['main'])[0]
+        path = os.path.join(self.env.srcdir, 'reference', 'generated',
+                            'cli', name + '.txt')
+        self.env.note_dependency(path)
+        with open(path, encoding='utf-8') as f:
+            text = f.read()
         block = nodes.literal_block(text, text)
         block['language'] = 'text'
         return [block]

@@ -9,14 +9,15 @@
 # WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
 # License for the specific language governing permissions and limitations
 # under the License.
-"""The `resource-reference` directive: our resource types from their schemas.
+"""Our resource types from their schemas, as reStructuredText.
 
 For every type of the heat_lifecycle_plugins.resources entry-point group,
 as Heat's template guide presents a type: its support status, its
 description (the class docstring), required and optional properties (type,
 description, default, constraints, whether an update replaces the
 resource, nested schemas) and attributes. Read from the classes Heat loads,
-so the reference cannot drift from the code.
+so the reference cannot drift from the code (tools/gen_references.py
+writes it; a unit test fails when the committed copy is stale).
 """
 
 import contextlib
@@ -25,11 +26,6 @@ import inspect
 import json
 import logging
 import warnings
-
-from docutils import nodes
-from docutils.statemachine import StringList
-from sphinx.util.docutils import SphinxDirective
-from sphinx.util import nodes as sphinx_nodes
 
 from heat_lifecycle_plugins import heat_internals
 from heat_lifecycle_plugins import registry
@@ -190,23 +186,3 @@ def our_types():
     heat_internals.select_engine_runtime()
     return sorted((ep.name, ep.load()) for ep in
                   importlib.metadata.entry_points(group=registry.NAMESPACE))
-
-
-class ResourceReference(SphinxDirective):
-    has_content = False
-
-    def run(self):
-        lines = []
-        with heat_notices_off():
-            for type_name, cls in our_types():
-                lines += type_lines(type_name, cls)
-        node = nodes.section()
-        node.document = self.state.document
-        content = StringList(lines, source='resource-reference')
-        sphinx_nodes.nested_parse_with_titles(self.state, content, node)
-        return node.children
-
-
-def setup(app):
-    app.add_directive('resource-reference', ResourceReference)
-    return {'parallel_read_safe': True, 'parallel_write_safe': True}
