@@ -51,6 +51,14 @@ def rows_file():
         ROOT, '.test-results', '%s-fault-rows.jsonl' % series)
 
 
+def pytest_sessionstart(session):
+    """Rows are this run's: the file of an earlier run goes."""
+    try:
+        os.remove(rows_file())
+    except FileNotFoundError:
+        pass
+
+
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_makereport(item, call):
     outcome = yield
