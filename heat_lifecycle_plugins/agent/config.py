@@ -63,6 +63,12 @@ agent_opts = [
                       'most one per interval, never retried), so that Heat '
                       'shows fresh progress and a run_timeout failure names '
                       'it. 0: none.'),
+    cfg.FloatOpt('milestone_interval', default=5.0, min=0,
+                 help='Least seconds between two progress signals relaying '
+                      'the milestones a status-aware deployment\'s tool '
+                      'reports (heat-lifecycle-progress, or lines in '
+                      '$HEAT_LIFECYCLE_PROGRESS_FILE): the latest one is '
+                      'sent, the earlier ones counted. 0: none.'),
     _opt(cfg.IntOpt, 'signal_retries', default=8, min=0,
          help='Retries of a signal that failed to connect or got a 5xx '
               'answer. A 4xx answer is reported, never retried.'),

@@ -26,6 +26,7 @@ import time
 
 from oslo_log import log as logging
 
+from heat_lifecycle_plugins.agent import milestones
 from heat_lifecycle_plugins import protocol
 
 LOG = logging.getLogger(__name__)
@@ -93,28 +94,81 @@ def _text(data):
     return (data or b'').decode('utf-8', 'replace')
 
 
-def run(path, deployment, timeout, heartbeat=None, interval=0):
+class Progress(object):
+    """What the agent does while a hook runs, and when.
+
+    heartbeat(seconds running) every `interval` seconds without a
+    milestone; milestone(latest, how many earlier ones it replaces) at
+    most every `milestone_interval` seconds, when the tool reported any.
+    None or a 0 interval: not done. Every hook gets the milestone file
+    and command all the same: a tool reporting milestones never breaks.
+    """
+
+    def __init__(self, heartbeat=None, interval=0, milestone=None,
+                 milestone_interval=0):
+        self.heartbeat = heartbeat if interval > 0 else None
+        self.interval = interval
+        self.milestone = milestone if milestone_interval > 0 else None
+        self.milestone_interval = milestone_interval
+        self.journal = milestones.Journal()
+
+    def start(self, now):
+        self.started = now
+        self.next_beat = now + self.interval
+        self.next_read = now + self.milestone_interval
+
+    def due(self):
+        """When something is next to be done; None: nothing ever."""
+        times = ([self.next_beat] if self.heartbeat else []) + (
+            [self.next_read] if self.milestone else [])
+        return min(times) if times else None
+
+    def tick(self, now):
+        if self.milestone and now >= self.next_read:
+            found = self.journal.read_new()
+            if found:
+                self.milestone(found[-1], len(found) - 1)
+                self.next_beat = now + self.interval  # a sign of life
+            self.next_read = now + self.milestone_interval
+        if self.heartbeat and now >= self.next_beat:
+            self.heartbeat(now - self.started)
+            self.next_beat = time.monotonic() + self.interval
+
+    def environment(self):
+        return self.journal.environment(os.environ)
+
+    def close(self):
+        self.journal.remove()
+
+
+def run(path, deployment, timeout, progress=None):
     """Run the hook at `path` for `deployment`; always a HookResult.
 
-    While it runs, heartbeat(seconds running) is called every `interval`
-    seconds (none when interval is 0 or heartbeat None).
+    progress: a Progress, told about time passing while the hook runs.
     """
+    progress = progress or Progress()
+    try:
+        return _run(path, deployment, timeout, progress)
+    finally:
+        progress.close()
+
+
+def _run(path, deployment, timeout, progress):
     payload = json.dumps(deployment).encode('utf-8')
     try:
         proc = subprocess.Popen(_command(path), stdin=subprocess.PIPE,
                                 stdout=subprocess.PIPE,
                                 stderr=subprocess.PIPE,
+                                env=progress.environment(),
                                 start_new_session=True)
     except OSError as exc:
         return HookResult(NOT_RUN, reason='hook %s could not be started: %s'
                           % (path, exc))
-    started = time.monotonic()
-    deadline = started + timeout
-    beats = heartbeat is not None and interval > 0
-    next_beat = started + interval
+    progress.start(time.monotonic())
+    deadline = time.monotonic() + timeout
     while True:
-        now = time.monotonic()
-        wait = min(deadline, next_beat) - now if beats else deadline - now
+        due = progress.due()
+        wait = min(deadline, due or deadline) - time.monotonic()
         try:
             # Retried after a timeout without its input, which
             # communicate() sent already; no output is lost.
@@ -130,9 +184,7 @@ def run(path, deployment, timeout, heartbeat=None, interval=0):
                 TIMED_OUT, _text(stdout), _text(stderr),
                 reason='hook %s did not finish within %s seconds and was '
                        'killed' % (os.path.basename(path), timeout))
-        if beats and now >= next_beat:
-            heartbeat(now - started)
-            next_beat = time.monotonic() + interval
+        progress.tick(now)
     return interpret(path, proc.returncode, _text(stdout), _text(stderr))
 
 

@@ -48,7 +48,7 @@ class Settings(object):
 
     def __init__(self, metadata_file, deployed_dir, hooks_dirs, hook_timeout,
                  retry, signal_timeout, max_signal_bytes,
-                 heartbeat_interval=0):
+                 heartbeat_interval=0, milestone_interval=0):
         self.metadata_file = metadata_file
         self.deployed_dir = deployed_dir
         self.hooks_dirs = hooks_dirs
@@ -57,6 +57,7 @@ class Settings(object):
         self.signal_timeout = signal_timeout
         self.max_signal_bytes = max_signal_bytes
         self.heartbeat_interval = heartbeat_interval
+        self.milestone_interval = milestone_interval
 
 
 def _signaller(deployment, settings, retry=None):
@@ -144,9 +145,11 @@ def _run_hook(payload, deployment, settings, signaller):
     LOG.info('Deployment %s: running hook %s (group %s), time limit %ss',
              name, hook, group, settings.hook_timeout)
     result = hook_runner.run(
-        hook, payload, settings.hook_timeout,
-        _heartbeat(deployment, group, settings, signaller),
-        settings.heartbeat_interval)
+        hook, payload, settings.hook_timeout, hook_runner.Progress(
+            _heartbeat(deployment, group, settings, signaller),
+            settings.heartbeat_interval,
+            _milestone(deployment, group, settings, signaller),
+            settings.milestone_interval))
     if result.failed:
         LOG.error('Deployment %s failed with status %s: %s', name,
                   result.status_code, result.reason)
@@ -171,6 +174,24 @@ def _heartbeat(deployment, tool, settings, signaller):
             LOG.warning('Deployment %s: heartbeat not delivered: %s',
                         deployment.name, error)
     return beat
+
+
+def _milestone(deployment, tool, settings, signaller):
+    """What relays the tool's milestones, or None (not status-aware).
+
+    Like a heartbeat, a milestone is sent once, never retried.
+    """
+    if not (deployment.status_aware and signaller.enabled):
+        return None
+    once = _signaller(deployment, settings, signalling.Retry(0, 0))
+
+    def relay(milestone, replaced):
+        error, _ = _send(once, signal_bodies.milestone(
+            deployment, tool, milestone, replaced))
+        if error:
+            LOG.warning('Deployment %s: milestone not delivered: %s',
+                        deployment.name, error)
+    return relay
 
 
 def _signal_final(deployment, body, signaller, state_dir):
@@ -278,6 +299,9 @@ def _parser():
     parser.add_argument('--heartbeat-interval', type=float,
                         help='seconds between two "still running" progress '
                              'signals, 0 for none (heartbeat_interval)')
+    parser.add_argument('--milestone-interval', type=float,
+                        help='least seconds between two relayed milestones '
+                             'of a tool, 0 for none (milestone_interval)')
     parser.add_argument('--signal-retries', type=int,
                         help='retries of a signal (signal_retries)')
     parser.add_argument('--signal-backoff', type=float,
@@ -320,7 +344,10 @@ def settings_from(args, environ):
         max_signal_bytes=opts.max_signal_bytes,
         heartbeat_interval=(opts.heartbeat_interval
                             if args.heartbeat_interval is None
-                            else max(args.heartbeat_interval, 0)))
+                            else max(args.heartbeat_interval, 0)),
+        milestone_interval=(opts.milestone_interval
+                            if args.milestone_interval is None
+                            else max(args.milestone_interval, 0)))
     return conf, settings
 
 

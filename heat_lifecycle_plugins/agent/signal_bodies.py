@@ -50,6 +50,23 @@ def heartbeat(deployment, tool, seconds):
     }
 
 
+def milestone(deployment, tool, reached, replaced):
+    """The IN_PROGRESS signal of a milestone the tool reported.
+
+    reached: a milestones.Milestone; replaced: how many earlier ones it
+    stands for (not sent). Scrubbed of the deployment's secrets.
+    """
+    reason = '%s hook: %s' % (tool, deployment.redactor.text(
+        reached.message))
+    if reached.percent is not None:
+        reason += ' (%d%%)' % reached.percent
+    if replaced:
+        reason += ' [%d earlier milestone%s not sent]' % (
+            replaced, '' if replaced == 1 else 's')
+    return {protocol.DEPLOY_STATUS: protocol.IN_PROGRESS,
+            protocol.DEPLOY_STATUS_REASON: reason}
+
+
 def result(outcome, deployment):
     """The final signal for a hook_runner.HookResult."""
     scrub = deployment.redactor.text
