@@ -188,14 +188,25 @@ class SoftwareComponent(SoftwareConfig):
                       self.CONFIGS],
                 message=problem)
 
+    def config_as_defined(self):
+        """The software config this definition stores (group, config).
+
+        As the RPC API shows one: what a deployment checks a request
+        against before the component exists.
+        """
+        return {rpc_api.SOFTWARE_CONFIG_GROUP: protocol.COMPONENT_GROUP,
+                rpc_api.SOFTWARE_CONFIG_CONFIG: {
+                    self.CONFIGS: component_config.stored_configs(
+                        self.properties[self.CONFIGS],
+                        self.properties[self.OPTIONS])}}
+
     def handle_create(self):
-        configs = component_config.stored_configs(
-            self.properties[self.CONFIGS], self.properties[self.OPTIONS])
+        defined = self.config_as_defined()
         sc = self.rpc_client().create_software_config(
             self.context,
-            group=protocol.COMPONENT_GROUP,
+            group=defined[rpc_api.SOFTWARE_CONFIG_GROUP],
             name=self.physical_resource_name(),
-            config={self.CONFIGS: configs},
+            config=defined[rpc_api.SOFTWARE_CONFIG_CONFIG],
             inputs=self.properties[self.INPUTS] or [],
             outputs=self.properties[self.OUTPUTS] or [],
             options=self.properties[self.OPTIONS] or {})

@@ -42,6 +42,7 @@ from heat_lifecycle_plugins.resources import action_constraints
 from heat_lifecycle_plugins.resources import action_requests
 from heat_lifecycle_plugins.resources import component_config
 from heat_lifecycle_plugins.resources import deployment_signals
+from heat_lifecycle_plugins.resources import software_component
 
 LOG = logging.getLogger(__name__)
 
@@ -344,16 +345,16 @@ class SoftwareDeployment(InTreeSoftwareDeployment):
     def _validate_extended_action(self):
         """A requested action the config is known to lack fails here.
 
-        At a stack update Heat validates the new definition before the
-        config's id is known to it: then the request itself fails.
+        At a stack update (and create) Heat validates the new definition
+        before its resources exist: `config` then names the component of
+        this template, whose definition says which actions it handles.
         """
         action = self.properties[self.EXTENDED_ACTION]
         if action is None or not self.properties[self.CONFIG]:
-            return  # the config is not created yet: checked when requested
-        try:
-            config = self._load_config()
-        except Exception:  # unknown yet or gone: checked when requested
             return
+        config = self._config_known_now()
+        if config is None:
+            return  # not known yet: the request itself is checked
         requested = action_requests.requested(action)
         handled = self._handled(config)
         if action_requests.to_deliver(requested, handled) is None:
@@ -361,6 +362,27 @@ class SoftwareDeployment(InTreeSoftwareDeployment):
                 message=action_requests.undefined(
                     self.name, self.EXTENDED_ACTION, requested, handled,
                     component_config.is_component(config)))
+
+    def _config_known_now(self):
+        """The config as stored, or as this template defines it.
+
+        Before its resource exists: our component's definition, or a plain
+        config's group (a request to it is checked against deploy_actions).
+        """
+        ref = self.properties[self.CONFIG]
+        sibling = self.stack[ref] if ref in self.stack else None
+        if sibling is not None and sibling.resource_id is None:
+            try:
+                if isinstance(sibling, software_component.SoftwareComponent):
+                    return sibling.config_as_defined()
+                return {rpc_api.SOFTWARE_CONFIG_GROUP:
+                        sibling.properties.get(rpc_api.SOFTWARE_CONFIG_GROUP)}
+            except Exception:  # a value not resolvable yet
+                return None
+        try:
+            return self._load_config()
+        except Exception:  # unknown yet or gone: checked when requested
+            return None
 
     def validate(self):
         super(SoftwareDeployment, self).validate()

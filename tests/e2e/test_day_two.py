@@ -88,6 +88,19 @@ def test_backup_runs_on_request_twice_nothing_replaced(
         "UPDATE, BACKUP)\n")
     assert heat.stacks.get(stack_id).stack_status == 'UPDATE_COMPLETE'
 
+    # The same through heat-api alone: the engine's validation refuses it.
+    plain = as_demo(cloud, 'openstack', 'stack', 'update', '--existing',
+                    '--parameter', 'day_two_action=DRAIN',
+                    '--parameter', 'backup_request=by-hand-2', '--wait',
+                    stack_id)
+    assert plain.returncode != 0, plain.stdout
+    assert ("Resource deployment: property extended_action: the "
+            "component defines no action 'DRAIN'") in plain.stderr
+    assert 'Traceback' not in plain.stderr
+    assert heat.stacks.get(stack_id).stack_status == 'UPDATE_COMPLETE'
+    assert not [r for r in heat.resources.list(stack_id)
+                if r.resource_status.endswith('FAILED')]
+
     driver.delete(stack_id)
     assert journal_lines(journal)[-1] == 'remove'
     assert journal_lines(journal).count('configure') == 1

@@ -20,6 +20,8 @@ replaced, and a failed request does not make the next one a replacement.
 
 import copy
 
+import pytest
+
 from tests.functional.software_component import helpers
 
 
@@ -206,18 +208,17 @@ def test_an_update_after_a_failed_request_runs_nothing(engine):
 def test_an_action_the_component_lacks_is_refused_naming_both(engine):
     template = request_stack(COMPONENT)
     ident, item = created(engine, template)
-    error = None
-    try:
+    before = engine.resource(ident, 'deployment', with_attr=False)
+    # Refused by the update's validation: nothing runs, nothing FAILED.
+    with pytest.raises(Exception) as refused:
         engine.update(ident, template, params={'request': 'r1',
                                                'action': 'DRAIN'})
-    except Exception as exc:
-        error = str(exc)
-    if error is None:  # refused when requested rather than validated
-        res = engine.resource(ident, 'deployment', with_attr=False)
-        error = res['resource_status_reason']
     assert ("Resource deployment: property extended_action: the component "
             "defines no action 'DRAIN' (it defines CREATE, DELETE, UPDATE, "
-            "BACKUP)") in error
+            "BACKUP)") in str(refused.value)
+    after = engine.resource(ident, 'deployment', with_attr=False)
+    assert [after[k] for k in ('resource_action', 'resource_status')] == [
+        before[k] for k in ('resource_action', 'resource_status')]
     # The next, valid request runs.
     again = request(engine, ident, template, 'r2', item, action='BACKUP')
     assert helpers.inputs_of(again)['deploy_action'] == 'BACKUP'
@@ -236,23 +237,20 @@ def test_a_bad_extended_action_name_fails_validation(engine):
 
 
 def test_a_custom_action_on_a_plain_config_is_refused(engine):
-    template = request_stack([])
+    template = request_stack([], extended_action='UPDATE')
     template['resources']['component'] = {
         'type': 'OS::Heat::SoftwareConfig',
         'properties': {'group': 'script', 'config': 'echo plain'}}
     ident = engine.create(template, wait=False)
     item = helpers.wait_for_delivery(engine, ident, 'CREATE')
     finish(engine, ident, 'CREATE')
-    error = None
-    try:
-        engine.update(ident, template, params={'request': 'r1'})
-    except Exception as exc:
-        error = str(exc)
-    if error is None:
-        error = engine.resource(ident, 'deployment', with_attr=False)[
-            'resource_status_reason']
+    with pytest.raises(Exception) as refused:  # by validation
+        engine.update(ident, template, params={'request': 'r1',
+                                               'action': 'BACKUP'})
     assert "'BACKUP' is a custom action; custom actions need an " \
-        "OS::Heat::SoftwareComponent config" in error
+        "OS::Heat::SoftwareComponent config" in str(refused.value)
+    assert engine.resource(ident, 'deployment', with_attr=False)[
+        'resource_status'] == 'COMPLETE'
     # UPDATE re-applies a plain config (its actions include UPDATE).
     again = request(engine, ident, template, 'r2', item, action='UPDATE')
     assert helpers.inputs_of(again)['deploy_action'] == 'UPDATE'
