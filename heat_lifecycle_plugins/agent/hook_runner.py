@@ -34,6 +34,7 @@ LOG = logging.getLogger(__name__)
 PACKAGED_HOOKS_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                   'hooks')
 KILL_GRACE_SECONDS = 5
+HOOK_POLL = 1.0  # seconds between two looks at whether the hook was killed
 # Status codes reported for failures of the agent itself: a deployment it
 # could not run, and as shells do, a hook that timed out, is missing or
 # could not be started.
@@ -41,6 +42,7 @@ ERROR_STATUS = 1
 TIMED_OUT = 124
 NOT_FOUND = 127
 NOT_RUN = 126
+KILLED_BASE = 128  # + the signal's number, as shells report it
 
 
 class HookResult(object):
@@ -167,15 +169,18 @@ def _run(path, deployment, timeout, progress):
     progress.start(time.monotonic())
     deadline = time.monotonic() + timeout
     while True:
-        due = progress.due()
-        wait = min(deadline, due or deadline) - time.monotonic()
+        now = time.monotonic()
+        wait = min(deadline, progress.due() or deadline, now + HOOK_POLL)
         try:
             # Retried after a timeout without its input, which
             # communicate() sent already; no output is lost.
-            stdout, stderr = proc.communicate(payload, timeout=max(wait, 0))
+            stdout, stderr = proc.communicate(payload,
+                                              timeout=max(wait - now, 0))
             break
         except subprocess.TimeoutExpired:
             payload = None
+        if proc.poll() is not None and proc.returncode < 0:
+            _kill(proc)  # killed; the tools holding its pipes go too
         now = time.monotonic()
         if now >= deadline:
             _kill(proc)
@@ -185,6 +190,10 @@ def _run(path, deployment, timeout, progress):
                 reason='hook %s did not finish within %s seconds and was '
                        'killed' % (os.path.basename(path), timeout))
         progress.tick(now)
+    if proc.returncode < 0:
+        # A hook killed by a signal leaves its tools unsupervised: stop
+        # them too (a hook that exits leaves its daemons alone).
+        _kill(proc)
     return interpret(path, proc.returncode, _text(stdout), _text(stderr))
 
 
@@ -196,6 +205,10 @@ def interpret(path, returncode, stdout, stderr):
     event's reason, and the tool's stderr comes after this.
     """
     hook = 'hook %s' % os.path.basename(path)
+    if returncode < 0:
+        return HookResult(KILLED_BASE - returncode, stdout, stderr,
+                          reason='%s was killed by %s' % (
+                              hook, _signal_name(-returncode)))
     try:
         data = json.loads(stdout) if stdout.strip() else None
     except ValueError:
@@ -232,6 +245,13 @@ def interpret(path, returncode, stdout, stderr):
                           reason='%s exited with status %s'
                                  % (hook, returncode))
     return HookResult(0, tool_stdout, tool_stderr, outputs)
+
+
+def _signal_name(number):
+    try:
+        return signal.Signals(number).name
+    except ValueError:
+        return 'signal %d' % number
 
 
 def _as_text(value):

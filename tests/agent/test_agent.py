@@ -454,3 +454,23 @@ def test_config_file_of_earlier_releases_still_works(agent, receiver,
     assert ('Option "agent_hook_timeout" from group "heat_lifecycle_plugins" '
             'is deprecated. Use option "hook_timeout" from group '
             '"heat_lifecycle_agent"') in run.stderr
+
+
+def test_a_hook_killed_by_a_signal_fails_and_its_tools_stop(agent, receiver,
+                                                            tmp_path):
+    late = tmp_path / 'written-by-the-orphaned-tool'
+    hook = os.path.join(agent.hooks_dir, 'killed')
+    with open(hook, 'w') as f:
+        f.write('#!/bin/sh\ncat > /dev/null\n'
+                '(sleep 2; touch "%s") &\n'
+                'kill -KILL $$\n' % late)
+    os.chmod(hook, 0o755)
+    agent.write([deployment(group='killed', deploy_signal_id=receiver.url())])
+    run = agent.run()
+    assert run.returncode == 0, run.stderr
+    [final] = receiver.bodies
+    assert final['deploy_status_code'] == 128 + signal.SIGKILL
+    assert final['deploy_stderr'].endswith(
+        '[heat-lifecycle-agent] hook killed was killed by SIGKILL')
+    time.sleep(3)
+    assert not late.exists(), 'the killed hook\'s tool ran on'

@@ -18,6 +18,8 @@ it really ran. Cases 2 (heat-engine restarted), 3 (agent killed mid-tool),
 the fault tier.
 """
 
+import os
+import signal
 import time
 
 from heatclient import exc
@@ -236,3 +238,84 @@ def test_a_database_restart_while_a_deployment_waits(
     assert heat.stacks.get(stack_id).stack_status == 'CREATE_COMPLETE'
     assert journal(path, 'started') == 1
     fault_row.outcome = 'completed by itself: CREATE_COMPLETE, tool runs: 1'
+
+
+def _tool_pid(path):
+    """The PID of the first tool run (its journal line)."""
+    with open(path) as f:
+        return int(f.readline().split()[1])
+
+
+def _parent_of(pid):
+    with open('/proc/%d/stat' % pid) as f:
+        return int(f.read().rsplit(')', 1)[1].split()[1])
+
+
+def _running(pid):
+    try:
+        with open('/proc/%d/stat' % pid) as f:
+            return f.read().rsplit(')', 1)[1].split()[0] != 'Z'
+    except FileNotFoundError:
+        return False
+
+
+@case(7, 'only the hook SIGKILLed mid-tool (os-collect-config and the '
+         'agent live on)')
+def test_a_killed_hook_fails_the_deployment_and_stops_its_tool(
+        driver, heat, fault_row, tmp_path):
+    path = tmp_path / 'journal'
+    stack_id = create(driver, 'HEAT_SIGNAL', 20, path)
+    wait_for(lambda: journal(path, 'started'), 120, 'the tool started')
+    tool = _tool_pid(path)
+    hook = _parent_of(tool)
+    with open('/proc/%d/cmdline' % hook, 'rb') as f:
+        assert b'hooks/script' in f.read(), 'not the script hook'
+    down = faults.Outage('hook')
+    down.stopped_at = time.monotonic()
+    os.kill(hook, signal.SIGKILL)
+    down.started_at = time.monotonic()  # a hook does not come back
+    fault_row.back(down)
+    driver.wait(stack_id, 'CREATE', expect='FAILED', timeout=60)
+    reason = heat.stacks.get(stack_id).stack_status_reason
+    assert 'hook script was killed by SIGKILL' in reason, reason
+    wait_for(lambda: not _running(tool), 15, 'the tool stopped')
+    assert journal(path, 'finished') == 0
+    # Heat replaces the FAILED deployment: the tool runs again, once.
+    server = heat.resources.get(stack_id, 'server').physical_resource_id
+    heat.stacks.update(stack_id, existing=True)
+    driver.wait(stack_id, 'UPDATE')
+    fault_row.recovered('stack update --existing')
+    assert (heat.resources.get(stack_id, 'server').physical_resource_id ==
+            server), 'the update replaced the server'
+    assert (journal(path, 'started'), journal(path, 'finished')) == (2, 1)
+    assert deployment(heat, stack_id).status == 'COMPLETE'
+    fault_row.outcome = (
+        'CREATE_FAILED at once ("hook script was killed by SIGKILL"), its '
+        'tool stopped too (never finished); then UPDATE_COMPLETE, the tool '
+        'ran again once, server kept')
+
+
+@case(8, 'server "rebooted" (SIGKILL: os-collect-config, agent) after the '
+         'tool finished, before its signal was delivered')
+def test_a_reboot_before_the_signal_delivers_the_kept_result(
+        driver, heat, cloud, fault_row, tmp_path):
+    path = tmp_path / 'journal'
+    stack_id = create(driver, 'CFN_SIGNAL', 4, path, signal_retries=1,
+                      heartbeat_interval=0)
+    wait_for(lambda: journal(path, 'started'), 120, 'the tool started')
+    agent = driver.agents[-1]
+    with faults.outage(cloud.heat.part('heat-api-cfn')) as down:
+        wait_for(lambda: journal(path, 'finished'), 60, 'the tool ended')
+        wait_for(lambda: 'it runs again on the next pass' in
+                 agent.log_tail(20000), 90, 'the agent keeping its result')
+        # The reboot: every process of the server goes; its state
+        # directory stays, and os-collect-config starts again.
+        with faults.outage(agent, kill=True):
+            pass
+    fault_row.back(down)
+    driver.wait(stack_id, 'CREATE')
+    fault_row.recovered('none: the kept result was sent after the reboot')
+    assert_completed_once(driver, heat, stack_id, path)
+    fault_row.outcome = (
+        'CREATE_COMPLETE; tool ran once (journal), the result kept before '
+        'the reboot delivered after it, one final signal')
