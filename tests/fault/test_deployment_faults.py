@@ -319,3 +319,28 @@ def test_a_reboot_before_the_signal_delivers_the_kept_result(
     fault_row.outcome = (
         'CREATE_COMPLETE; tool ran once (journal), the result kept before '
         'the reboot delivered after it, one final signal')
+
+
+@case(9, 'heat-engine paused (SIGSTOP) past heat-api\'s RPC timeout while '
+         'the final signal is in flight')
+def test_a_signal_to_a_busy_engine_is_retried_and_applied_once(
+        driver, heat, cloud, fault_row, tmp_path):
+    path = tmp_path / 'journal'
+    stack_id = create(driver, 'HEAT_SIGNAL', 4, path, signal_retries=8)
+    wait_for(lambda: journal(path, 'started'), 120, 'the tool started')
+    agent = driver.agents[-1]
+    with faults.paused(cloud.heat.running('heat-engine')) as down:
+        wait_for(lambda: journal(path, 'finished'), 60, 'the tool ended')
+        # heat-api's call waits rpc_response_timeout (60 s), then fails.
+        wait_for(lambda: 'failed' in agent.log_tail(20000) and
+                 'retry 1 of 8' in agent.log_tail(20000), 150,
+                 'the agent retrying the signal heat-api could not pass on')
+    fault_row.back(down)
+    driver.wait(stack_id, 'CREATE', timeout=240)
+    fault_row.recovered('none: the engine handled the queued signals')
+    # The timed-out call and the retry both reach the engine: one applies
+    # the result, the other is only an event.
+    assert_completed_once(driver, heat, stack_id, path)
+    fault_row.outcome = (
+        'heat-api failed the call, the agent retried; after SIGCONT: '
+        'CREATE_COMPLETE, tool ran once, one final signal applied')
