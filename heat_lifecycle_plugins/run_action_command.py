@@ -34,6 +34,7 @@ from heat_lifecycle_plugins import action_names
 from heat_lifecycle_plugins import diagnosis
 from heat_lifecycle_plugins import protocol
 from heat_lifecycle_plugins.resources import action_requests
+from heat_lifecycle_plugins import stack_updates
 from heat_lifecycle_plugins import why_command
 
 EXIT_OK, EXIT_FAILED, EXIT_ERROR = 0, 1, 2
@@ -202,6 +203,12 @@ def _check_defined(hc, resource_row, action):
             handled, True))
 
 
+def _facts(stack):
+    """(status, updated_time) of a stack as heat-api shows it."""
+    action_status = stack['stack_status'].split('_', 1)  # UPDATE_FAILED
+    return action_status[-1], stack.get('updated_time')
+
+
 def _event_line(event):
     """An event as heat-api gives it (resource_status is ACTION_STATUS)."""
     return '%s %s %s: %s' % (
@@ -246,7 +253,19 @@ class Run(object):
                 args.stack, args.resource))
         _check_defined(hc, row, args.action)
         self.seen = {e['id'] for e in self._events(stack_id)}
-        hc.stacks.update(stack_id, existing=True, parameters=params)
+        try:
+            # Right after a FAILED request Heat may drop this one: never
+            # report the earlier failure as this request's.
+            stack_updates.send(
+                lambda: hc.stacks.update(stack_id, existing=True,
+                                         parameters=params),
+                lambda: hc.stacks.get(stack_id).to_dict(), _facts)
+        except stack_updates.Dropped as exc:
+            raise RunActionError(
+                '%s of %s: Heat dropped the request %d times (the stack '
+                'stays %s); send it again' % (
+                    args.action, args.resource, exc.attempts,
+                    exc.after['stack_status']))
         self._print('requested %s of %s (request %s)' % (
             args.action, args.resource, token))
         return stack_id, row
