@@ -202,7 +202,8 @@ class Demo(object):
     def run(self):
         journal = os.path.join(self.workdir, 'servers', 'demo-journal')
         paths = sorted(glob.glob(os.path.join(EXAMPLES, '*.yaml')),
-                       key=lambda p: os.path.basename(p) != 'demo.yaml')
+                       key=lambda p: (os.path.basename(p) != 'demo.yaml',
+                                      p))
         for path in paths:
             if path == WORKFLOWS:
                 continue  # Mistral's, not Heat's: registered with the store
