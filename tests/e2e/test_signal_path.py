@@ -22,6 +22,8 @@ import re
 import time
 from urllib import parse
 
+import requests
+
 TEMPLATE = """
 heat_template_version: 2016-04-08
 parameters:
@@ -222,3 +224,66 @@ def test_bad_signals_leave_events_and_never_a_5xx(driver, heat, cloud):
     events = signal_events(driver, stack_id)
     assert events[0].startswith(prefix + ' in progress: installing xxx')
     assert events[1:] == [prefix + ' failed: ' + reason] + [late] * 4
+
+
+TIMESTAMPED = """
+heat_template_version: 2016-10-14
+resources:
+  server:
+    type: OS::Heat::DeployedServer
+    properties:
+      software_config_transport: POLL_SERVER_HEAT
+  config:
+    type: OS::Heat::StructuredConfig
+    properties:
+      group: script
+      config: {}
+  early:
+    type: OS::Heat::StructuredDeployment
+    properties:
+      config: {get_resource: config}
+      server: {get_resource: server}
+      signal_transport: CFN_SIGNAL
+  late:
+    type: OS::Heat::StructuredDeployment
+    properties:
+      config: {get_resource: config}
+      server: {get_resource: server}
+      signal_transport: CFN_SIGNAL
+"""
+
+
+def _signal_url(heat, stack_id, name):
+    physical = heat.resources.get(stack_id, name).physical_resource_id
+    sd = heat.software_deployments.get(physical)
+    return {i['name']: i.get('value') for i in heat.software_configs.get(
+        sd.config_id).inputs}['deploy_signal_id']
+
+
+def test_control_a_timestamped_url_is_refused_after_auth_ttl(driver, heat):
+    """The control of the auth_ttl test: this cloud enforces auth_ttl.
+
+    Without it, that test could pass on a Keystone that ignores auth_ttl.
+    Heat's in-tree StructuredDeployment signs its CFN_SIGNAL URL with a
+    Timestamp: accepted at once, refused after Keystone's minute.
+    """
+    stack_id = driver.create(TIMESTAMPED, wait=False)
+    urls = wait_for(lambda: all(
+        heat.resources.get(stack_id, n).physical_resource_id
+        for n in ('early', 'late')) and {
+            n: _signal_url(heat, stack_id, n) for n in ('early', 'late')},
+        120, 'both deployments delivered')
+    signed = time.monotonic()
+    for url in urls.values():
+        query = parse.parse_qs(parse.urlparse(url).query)
+        assert query['Timestamp'], url
+    body = {'deploy_stdout': '', 'deploy_stderr': '',
+            'deploy_status_code': 0}
+    early = requests.post(urls['early'], json=body, timeout=60)
+    assert early.status_code == 200, early.text
+    time.sleep(max(0, signed + 75 - time.monotonic()))
+    late = requests.post(urls['late'], json=body, timeout=60)
+    assert late.status_code in (401, 403), (late.status_code, late.text)
+    assert heat.resources.get(stack_id, 'late').resource_status == \
+        'CREATE_IN_PROGRESS'
+    driver.delete(stack_id)
