@@ -18,8 +18,13 @@ the example's workflows, registered by the demo user, create, change,
 check and delete a thing in a store the test can look into.
 """
 
+import json
+import urllib.request
+import uuid
+
 from heatclient import exc
 import pytest
+import yaml
 
 from tests.e2e.conftest import example
 
@@ -129,3 +134,61 @@ def test_a_workflow_private_to_another_project_is_refused(
                                 'workflow: others_private_create')
     assert_names_the_workflow(
         _refused(heat, template), 'CREATE', 'others_private_create', cloud)
+
+
+DECIDE = """
+version: '2.0'
+%s:
+  input: [store: null, size: 1, color: null]
+  output:
+    replace: <%% $.size < env().heat_extresource_previous_input.size %%>
+  tasks:
+    decide:
+      action: std.noop
+"""
+
+
+def _put(url, body):
+    request = urllib.request.Request(
+        url, data=json.dumps(body).encode(), method='PUT',
+        headers={'Content-Type': 'application/json'})
+    urllib.request.urlopen(request, timeout=10).close()
+
+
+def test_drift_check_and_replace_decision_through_keystone(
+        driver, heat, thing_store, mistral_workflows):
+    # Mistral behind Keystone: the demo user's workflows, run with the
+    # stack's credentials, for CHECK (drift) and replace_decision.
+    decide = 'e2e_replace_if_shrinks_%s' % uuid.uuid4().hex[:6]
+    mistral_workflows.workflows.create(DECIDE % decide)
+    template = yaml.safe_load(TEMPLATE)
+    template['resources']['thing']['properties']['replace_decision'] = {
+        'workflow': decide}
+    template = yaml.safe_dump(template)
+    params = {'store': thing_store.url, 'size': 2}
+    stack_id = driver.create(template, params)
+    thing_id = driver.outputs(stack_id)['thing_id']
+
+    _put('%s/things/%s' % (thing_store.url, thing_id), {'size': 9})
+    driver.action(stack_id, 'CHECK', expect='FAILED')
+    reason = heat.resources.get(stack_id, 'thing').resource_status_reason
+    assert ('CHECK workflow thing_check found the external thing '
+            'different: the store has size 9 and color red, Heat set 2 '
+            'and red') in reason, reason
+    driver.update(stack_id, template, params)  # repairs it in place
+    assert physical_id(heat, stack_id) == thing_id
+    assert thing_store.things()[thing_id]['size'] == 2
+
+    driver.update(stack_id, template, dict(params, size=5))  # grows
+    assert physical_id(heat, stack_id) == thing_id
+    driver.update(stack_id, template, dict(params, size=3))  # shrinks
+    replaced = physical_id(heat, stack_id)
+    assert replaced != thing_id
+    things = thing_store.things()
+    assert thing_id not in things and things[replaced]['size'] == 3
+    decided = [e for e in mistral_workflows.executions.list(limit=-1)
+               if e.workflow_name == decide]
+    assert len(decided) == 2
+    project = heat.stacks.get(stack_id).parameters['OS::project_id']
+    assert {e.project_id for e in decided} == {project}
+    driver.delete(stack_id)
