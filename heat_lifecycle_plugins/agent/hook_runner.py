@@ -103,16 +103,17 @@ class Progress(object):
     milestone; milestone(latest, how many earlier ones it replaces) at
     most every `milestone_interval` seconds, when the tool reported any.
     None or a 0 interval: not done. Every hook gets the milestone file
-    and command all the same: a tool reporting milestones never breaks.
+    (in `directory`, the agent's state directory) and command all the
+    same: a tool reporting milestones never breaks.
     """
 
     def __init__(self, heartbeat=None, interval=0, milestone=None,
-                 milestone_interval=0):
+                 milestone_interval=0, directory=None):
         self.heartbeat = heartbeat if interval > 0 else None
         self.interval = interval
         self.milestone = milestone if milestone_interval > 0 else None
         self.milestone_interval = milestone_interval
-        self.journal = milestones.Journal()
+        self.journal = milestones.Journal(directory)
 
     def start(self, now):
         self.started = now

@@ -31,6 +31,7 @@ from oslo_log import log as logging
 from heat_lifecycle_plugins.agent import config
 from heat_lifecycle_plugins.agent import deployments
 from heat_lifecycle_plugins.agent import hook_runner
+from heat_lifecycle_plugins.agent import milestones
 from heat_lifecycle_plugins.agent import selection
 from heat_lifecycle_plugins.agent import signal_bodies
 from heat_lifecycle_plugins.agent import signalling
@@ -149,7 +150,7 @@ def _run_hook(payload, deployment, settings, signaller):
             _heartbeat(deployment, group, settings, signaller),
             settings.heartbeat_interval,
             _milestone(deployment, group, settings, signaller),
-            settings.milestone_interval))
+            settings.milestone_interval, settings.deployed_dir))
     if result.failed:
         LOG.error('Deployment %s failed with status %s: %s', name,
                   result.status_code, result.reason)
@@ -258,6 +259,7 @@ def run_pass(settings):
 
 def _run_locked(settings, state_dir):
     with state_dir.lock():
+        milestones.remove_stale(state_dir.path)
         try:
             items, problem = deployments.load(settings.metadata_file), None
         except deployments.BadDeployment as exc:

@@ -22,6 +22,7 @@ chatty tool cannot flood heat-api.
 
 import argparse
 import collections
+import glob
 import json
 import os
 import sys
@@ -29,6 +30,7 @@ import sysconfig
 import tempfile
 
 ENV = 'HEAT_LIFECYCLE_PROGRESS_FILE'
+PREFIX = 'heat-lifecycle-progress-'
 MAX_MESSAGE = 200  # characters; Heat keeps 255 of an event's reason
 MAX_LINE = 4096    # bytes read of one line; the rest is dropped
 
@@ -60,11 +62,25 @@ def _percent(value):
     return int(value) if 0 <= value <= 100 else None
 
 
-class Journal(object):
-    """The agent's side: the file of one hook run, read as it grows."""
+def remove_stale(directory):
+    """Remove the files of hook runs an agent killed mid-run left behind."""
+    for path in glob.glob(os.path.join(directory, PREFIX + '*')):
+        try:
+            os.unlink(path)
+        except OSError:
+            pass
 
-    def __init__(self):
-        fd, self.path = tempfile.mkstemp(prefix='heat-lifecycle-progress-')
+
+class Journal(object):
+    """The agent's side: the file of one hook run, read as it grows.
+
+    It lives in the agent's state directory (`directory`): a run killed
+    before it removed its file leaves it there, for the next pass's
+    remove_stale(), never in the system's temporary directory.
+    """
+
+    def __init__(self, directory=None):
+        fd, self.path = tempfile.mkstemp(prefix=PREFIX, dir=directory)
         os.close(fd)
         self._offset = 0
         self._partial = b''

@@ -14,6 +14,7 @@
 It signals a local HTTP endpoint (pre-signed URL transports).
 """
 
+import glob
 import json
 import os
 import signal
@@ -351,11 +352,19 @@ def test_agent_killed_mid_run_reruns_the_deployment(agent, receiver):
     pid_file.unlink()
     assert receiver.requests == []
     assert agent.marker('dep-1') is None
+    # The killed run's milestone file stays in the state directory (never
+    # in /tmp) ...
+    left = glob.glob(os.path.join(agent.deployed_dir,
+                                  'heat-lifecycle-progress-*'))
+    assert len(left) == 1, left
 
     run = agent.run('--hook-timeout', '1')
     assert run.returncode == 0, run.stderr
     assert pid_file.exists()  # the deployment ran again
     assert receiver.bodies[-1]['deploy_status_code'] == 124
+    # ... until the next pass removes it, and its own.
+    assert glob.glob(os.path.join(agent.deployed_dir,
+                                  'heat-lifecycle-progress-*')) == []
 
 
 def test_heat_agents_environment_variables(agent, receiver, tmp_path):
