@@ -18,6 +18,7 @@ it really ran. Cases 2 (heat-engine restarted), 3 (agent killed mid-tool),
 the fault tier.
 """
 
+import contextlib
 import os
 import signal
 import time
@@ -25,6 +26,7 @@ import time
 from heatclient import exc
 
 from heat_lifecycle_fixtures import faults
+from heat_lifecycle_fixtures import process
 from tests.e2e.test_signal_path import deployment
 from tests.e2e.test_signal_path import signal_events
 from tests.e2e.test_signal_path import wait_for
@@ -113,11 +115,14 @@ def assert_completed_once(driver, heat, stack_id, path, runs=1):
         driver, stack_id)
 
 
-@case(4, 'tool finished, signal endpoint (heat-api-cfn) down')
-def test_a_result_not_delivered_is_sent_by_the_next_run(
-        driver, heat, cloud, fault_row, tmp_path):
-    path = tmp_path / 'journal'
-    stack_id = create(driver, 'CFN_SIGNAL', 6, path, signal_retries=1,
+@contextlib.contextmanager
+def result_kept_while_cfn_is_down(driver, cloud, path, seconds):
+    """A CFN_SIGNAL tool that ends while heat-api-cfn is down.
+
+    Yields (stack id, agent, outage) once the agent kept the result it
+    could not deliver; heat-api-cfn comes back when the block ends.
+    """
+    stack_id = create(driver, 'CFN_SIGNAL', seconds, path, signal_retries=1,
                       heartbeat_interval=0)
     wait_for(lambda: journal(path, 'started'), 120, 'the tool started')
     agent = driver.agents[-1]
@@ -125,6 +130,16 @@ def test_a_result_not_delivered_is_sent_by_the_next_run(
         wait_for(lambda: journal(path, 'finished'), 60, 'the tool ended')
         wait_for(lambda: 'it runs again on the next pass' in
                  agent.log_tail(20000), 90, 'the agent keeping its result')
+        yield stack_id, agent, down
+
+
+@case(4, 'tool finished, signal endpoint (heat-api-cfn) down')
+def test_a_result_not_delivered_is_sent_by_the_next_run(
+        driver, heat, cloud, fault_row, tmp_path):
+    path = tmp_path / 'journal'
+    with result_kept_while_cfn_is_down(driver, cloud, path, 6) as (
+            stack_id, agent, down):
+        pass
     fault_row.back(down)
     driver.wait(stack_id, 'CREATE')
     fault_row.recovered('none: the next agent pass sent the kept result')
@@ -247,16 +262,12 @@ def _tool_pid(path):
 
 
 def _parent_of(pid):
-    with open('/proc/%d/stat' % pid) as f:
-        return int(f.read().rsplit(')', 1)[1].split()[1])
+    return process.stat(pid)[1]
 
 
 def _running(pid):
-    try:
-        with open('/proc/%d/stat' % pid) as f:
-            return f.read().rsplit(')', 1)[1].split()[0] != 'Z'
-    except FileNotFoundError:
-        return False
+    found = process.stat(pid)
+    return found is not None and found[0] != 'Z'
 
 
 @case(7, 'only the hook SIGKILLed mid-tool (os-collect-config and the '
@@ -300,14 +311,8 @@ def test_a_killed_hook_fails_the_deployment_and_stops_its_tool(
 def test_a_reboot_before_the_signal_delivers_the_kept_result(
         driver, heat, cloud, fault_row, tmp_path):
     path = tmp_path / 'journal'
-    stack_id = create(driver, 'CFN_SIGNAL', 4, path, signal_retries=1,
-                      heartbeat_interval=0)
-    wait_for(lambda: journal(path, 'started'), 120, 'the tool started')
-    agent = driver.agents[-1]
-    with faults.outage(cloud.heat.part('heat-api-cfn')) as down:
-        wait_for(lambda: journal(path, 'finished'), 60, 'the tool ended')
-        wait_for(lambda: 'it runs again on the next pass' in
-                 agent.log_tail(20000), 90, 'the agent keeping its result')
+    with result_kept_while_cfn_is_down(driver, cloud, path, 4) as (
+            stack_id, agent, down):
         # The reboot: every process of the server goes; its state
         # directory stays, and os-collect-config starts again.
         with faults.outage(agent, kill=True):
