@@ -256,7 +256,7 @@ def _order(finding, resource):
             _status(resource, 'updated_time'), finding.path)
 
 
-def _by_path(items):
+def events_by_path(items):
     grouped = collections.defaultdict(list)
     for item in items:
         grouped[tuple(item.get('path') or ())].append(item)
@@ -306,7 +306,7 @@ def explain(stack, resources, events=(), deployments=None):
         return []
     deployments = deployments or {}
     looked_at = [r for r in resources if worth_a_look(r)]
-    events_of = _by_path(events)
+    events_of = events_by_path(events)
     found = []
     for resource in looked_at:
         path = tuple(resource['path'])
@@ -348,6 +348,8 @@ def as_dict(stack, findings):
                   'status': stack.get('stack_status'),
                   'reason': stack.get('stack_status_reason')},
         'failed': stack_failed(stack),
+        'in_progress': str(stack.get('stack_status') or '').endswith(
+            '_IN_PROGRESS'),
         'findings': [dict(f._asdict(), resource=f.path[-1] if f.path
                           else None) for f in findings],
     }
@@ -357,7 +359,7 @@ def _where(finding):
     return '/'.join(finding.path) or '(the stack itself)'
 
 
-def _detail_lines(finding):
+def detail_lines(finding):
     details = finding.details
     lines = []
     if details.get('stderr_tail'):
@@ -384,7 +386,7 @@ def _detail_lines(finding):
     return lines
 
 
-def _cause_line(finding, findings):
+def cause_line(finding, findings):
     if finding.role != ENCLOSING:
         return finding.cause or 'no reason given'
     below = ['[%d]' % number for number, other in enumerate(findings, 1)
@@ -407,12 +409,12 @@ def render(stack, findings):
         lines.append('[%d] %s  %s  %s  (%s)' % (
             number, _where(finding), finding.type or '-',
             finding.status or '-', finding.role))
-        lines.append('    cause: %s' % _cause_line(finding, findings))
+        lines.append('    cause: %s' % cause_line(finding, findings))
         if finding.role == ENCLOSING:
             continue
         if len(finding.path) > 1 and finding.stack_name:
             lines.append('    in stack: %s' % finding.stack_name)
-        lines += ['    ' + line for line in _detail_lines(finding)]
+        lines += ['    ' + line for line in detail_lines(finding)]
         if finding.reason and own_reason(finding.reason) != finding.cause:
             lines.append('    reason: %s' % finding.reason)
     return lines

@@ -31,7 +31,6 @@ import time
 import uuid
 
 from heat_lifecycle_plugins import action_names
-from heat_lifecycle_plugins import diagnosis
 from heat_lifecycle_plugins import protocol
 from heat_lifecycle_plugins.resources import action_requests
 from heat_lifecycle_plugins import stack_updates
@@ -149,6 +148,70 @@ def plan(template, resource, action, inputs, token):
     return params
 
 
+# Types whose members take their properties from one property of theirs.
+MEMBER_PROPERTIES = {'OS::Heat::ResourceChain': ('resource_properties',),
+                     'OS::Heat::ResourceGroup': ('resource_def',
+                                                 'properties')}
+
+
+def _definition(template, name):
+    return ((template.get('resources') or {}).get(name) or {})
+
+
+def _member_properties(definition):
+    """The properties a chain or group gives each member, or None."""
+    keys = MEMBER_PROPERTIES.get(definition.get('type'))
+    if keys is None:
+        return None
+    found = definition.get('properties') or {}
+    for key in keys:
+        found = found.get(key) if isinstance(found, dict) else None
+    return found if isinstance(found, dict) else {}
+
+
+def lift(levels, params, path):
+    """The top stack's parameters that carry `params` down to the target.
+
+    levels: [(template, resource name)] from the top stack down, the last
+    being the target's; params: what plan() set in the deepest stack. A
+    member of a chain or group takes its properties from the chain's
+    resource_properties (the group's resource_def), one level up.
+    """
+    depth = len(levels) - 1
+    while depth > 0:
+        parent = _definition(*levels[depth - 1])
+        source, step = parent.get('properties') or {}, 1
+        if depth >= 2:
+            members = _member_properties(_definition(*levels[depth - 2]))
+            if members is not None:
+                source, step = members, 2
+        owner = levels[depth - step][1]
+        lifted = {}
+        for name, value in params.items():
+            param = _param_of(source.get(name))
+            if param is None:
+                raise RunActionError(
+                    '%s: %s does not pass parameter %s down: give it %s: '
+                    '{get_param: <a parameter of its stack>}%s' % (
+                        path, owner, name, name,
+                        ' in resource_properties' if step == 2 else ''))
+            lifted[param] = value
+        params = lifted
+        depth -= step
+    return params
+
+
+def resource_path(template, resource):
+    """The names from the top stack down to RESOURCE (chain.3.deploy)."""
+    if resource in (template.get('resources') or {}) or '.' not in resource:
+        return [resource]
+    names = resource.split('.')
+    if not all(names):
+        raise RunActionError('RESOURCE %s: expected NAME or a path of '
+                             'names such as chain.3.deploy' % resource)
+    return names
+
+
 def new_token():
     """A request token: when (UTC) and a random part, unique per run."""
     return '%s-%s' % (time.strftime('%Y%m%dT%H%M%SZ', time.gmtime()),
@@ -227,16 +290,39 @@ class Run(object):
         print(text, file=self.out)
         self.out.flush()
 
-    def _events(self, stack_id):
+    def _events(self):
         return [e.to_dict() for e in self.hc.events.list(
-            stack_id, resource_name=self.args.resource,
+            self.target_stack, resource_name=self.target_name,
             sort_keys='event_time', sort_dir='asc')]
 
-    def _print_new_events(self, stack_id):
-        for event in self._events(stack_id):
+    def _print_new_events(self):
+        for event in self._events():
             if event['id'] not in self.seen:
                 self.seen.add(event['id'])
                 self._print(_event_line(event))
+
+    def _walk(self, stack_id, template, names):
+        """The levels down to the target, its row and its stack.
+
+        Levels: [(template, name)] from the top stack down.
+        """
+        from heatclient import exc
+        levels, ident = [], stack_id
+        for depth, name in enumerate(names):
+            levels.append((template, name))
+            try:
+                row = self.hc.resources.get(ident, name).to_dict()
+            except exc.HTTPNotFound:
+                raise RunActionError('stack %s has no resource %s' % (
+                    self.args.stack, '.'.join(names[:depth + 1])))
+            if depth < len(names) - 1:
+                nested = why_command.nested_stack_of(row)
+                if nested is None:
+                    raise RunActionError('%s has no nested stack' % '.'.join(
+                        names[:depth + 1]))
+                ident = nested
+                template = self.hc.stacks.template(ident)
+        return levels, row, ident
 
     def request(self, inputs):
         args, hc = self.args, self.hc
@@ -244,15 +330,14 @@ class Run(object):
         stack_id = '%s/%s' % (stack['stack_name'], stack['id'])
         template = hc.stacks.template(stack_id)
         token = new_token()
-        params = plan(template, args.resource, args.action, inputs, token)
-        from heatclient import exc
-        try:
-            row = hc.resources.get(stack_id, args.resource).to_dict()
-        except exc.HTTPNotFound:
-            raise RunActionError('stack %s has no resource %s' % (
-                args.stack, args.resource))
+        names = resource_path(template, args.resource)
+        levels, row, self.target_stack = self._walk(stack_id, template,
+                                                    names)
+        self.target_name = names[-1]
+        params = lift(levels, plan(levels[-1][0], names[-1], args.action,
+                                   inputs, token), args.resource)
         _check_defined(hc, row, args.action)
-        self.seen = {e['id'] for e in self._events(stack_id)}
+        self.seen = {e['id'] for e in self._events()}
         try:
             # Right after a FAILED request Heat may drop this one: never
             # report the earlier failure as this request's.
@@ -274,17 +359,17 @@ class Run(object):
         """Wait for the stack update to end; its final state."""
         deadline = time.monotonic() + self.args.wait_timeout
         while True:
-            self._print_new_events(stack_id)
+            self._print_new_events()
             stack = self.hc.stacks.get(stack_id).to_dict()
             if stack['stack_status'] != 'UPDATE_IN_PROGRESS':
-                self._print_new_events(stack_id)
+                self._print_new_events()
                 return stack
             if time.monotonic() > deadline:
                 return None
             time.sleep(self.args.poll)
 
     def result(self, stack_id, row, stack):
-        resource = self.hc.resources.get(stack_id, self.args.resource)
+        resource = self.hc.resources.get(self.target_stack, self.target_name)
         ok = (stack['stack_status'] == 'UPDATE_COMPLETE' and
               resource.to_dict()['resource_status'] == 'UPDATE_COMPLETE')
         if ok:
@@ -295,15 +380,15 @@ class Run(object):
             return EXIT_OK
         self._print('%s of %s: FAILED' % (self.args.action,
                                           self.args.resource))
-        read = why_command.read_stack(self.hc, stack_id)
-        findings = diagnosis.explain(*read)
-        self._print('\n'.join(diagnosis.render(read[0], findings)))
+        stack, findings = why_command.diagnose(self.hc, stack_id)
+        self._print('\n'.join(why_command.render(stack, findings)))
         return EXIT_FAILED
 
     def _outputs(self, stack_id, row):
         if row.get('resource_type') == EXTERNAL_RESOURCE_TYPE:
             found = self.hc.resources.get(
-                stack_id, self.args.resource, with_attr=['output']).to_dict()
+                self.target_stack, self.target_name,
+                with_attr=['output']).to_dict()
             return (found.get('attributes') or {}).get('output') or {}
         deployment = self.hc.software_deployments.get(
             row['physical_resource_id']).to_dict()
@@ -318,11 +403,17 @@ def check_arguments(args):
     return parse_inputs(args.input)
 
 
-def run(args):
+def run(args, client=None):
+    """The command's exit status.
+
+    client: a callable giving python-heatclient (from the cloud options
+    in args when not given).
+    """
     try:
         inputs = check_arguments(args)
         with why_command.heat_errors(args.stack):
-            hc = why_command.heat_client(args, OWN_ARGUMENTS)
+            hc = (client() if client else
+                  why_command.heat_client(args, OWN_ARGUMENTS))
             current = Run(hc, args)
             stack_id, row = current.request(inputs)
             if not args.wait:

@@ -9,14 +9,16 @@
 # WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
 # License for the specific language governing permissions and limitations
 # under the License.
-"""`heat-lifecycle-plugins why STACK`: read a failed stack as its user does.
+"""`heat-lifecycle-plugins why STACK`: why a stack failed or what it waits for.
 
 The thin side of diagnosis.py. It authenticates like the openstack client
 (clouds.yaml, the OS_* variables and --os-* options, through
 openstack.config and keystoneauth1), reads the stack through heat-api with
 python-heatclient, walks into the nested stacks of its failing resources
 (chains, groups, template resources), reads their events and the software
-deployments behind them, and prints what diagnosis.explain finds.
+deployments behind them, and prints what diagnosis.explain finds (for a
+stack still in progress, what waiting.explain finds). The OpenStackClient
+command `openstack lifecycle cause list` runs the same code.
 
 Exit status: 0 when the stack is not failed, 1 when failures were printed,
 2 on bad arguments or when Heat cannot be reached (one line on stderr).
@@ -29,6 +31,8 @@ import re
 import sys
 
 from heat_lifecycle_plugins import diagnosis
+from heat_lifecycle_plugins import protocol
+from heat_lifecycle_plugins import waiting
 
 EXIT_NOT_FAILED, EXIT_FAILED, EXIT_ERROR = 0, 1, 2
 SERVICE_TYPE = 'orchestration'
@@ -93,13 +97,19 @@ def _plain(resource, parent_path, stack):
     found = resource.to_dict()
     found['path'] = list(parent_path) + [found['resource_name']]
     found['stack_name'] = stack.split('/')[0]
-    nested = [link['href'] for link in found.get('links') or ()
+    found['stack_ref'] = stack
+    found['nested_stack'] = nested_stack_of(found)
+    found['nested'] = bool(found['nested_stack'])
+    return found
+
+
+def nested_stack_of(resource):
+    """NAME/ID of a resource's nested stack (from its links), or None."""
+    nested = [link['href'] for link in resource.get('links') or ()
               if link.get('rel') == 'nested']
     # The nested stack as heat-api names it: .../stacks/NAME/ID.
-    found['nested_stack'] = ('/'.join(nested[0].rstrip('/').split('/')[-2:])
-                             if nested else None)
-    found['nested'] = bool(nested)
-    return found
+    return ('/'.join(nested[0].rstrip('/').split('/')[-2:])
+            if nested else None)
 
 
 # More names than this in one events query: read the stack's events and
@@ -133,7 +143,7 @@ def _resources(hc, stack, path):
     return [_plain(r, path, stack) for r in listed]
 
 
-def _deployment(hc, deployment_id):
+def deployment(hc, deployment_id):
     """The software deployment of that id, or None (not one, not ours)."""
     from heatclient import exc
     try:
@@ -145,13 +155,15 @@ def _deployment(hc, deployment_id):
 def read_stack(hc, stack_ref):
     """(stack, resources, events, deployments) of a stack, as plain dicts.
 
-    Only a failed stack is walked: into the nested stacks of the resources
-    worth reading (diagnosis.worth_reading), with their events and, for
-    the deployments among them, the software deployment.
+    Only a failed stack or one in progress is walked: into the nested
+    stacks of the resources worth reading (diagnosis.worth_reading), with
+    their events and, for the deployments among them, the software
+    deployment.
     """
     stack = hc.stacks.get(stack_ref).to_dict()
     resources, events, deployments = [], [], {}
-    if not diagnosis.stack_failed(stack):
+    if not (diagnosis.stack_failed(stack) or
+            waiting.stack_in_progress(stack)):
         return stack, resources, events, deployments
     todo = [((), '%s/%s' % (stack['stack_name'], stack['id']))]
     seen = set()
@@ -175,10 +187,85 @@ def read_stack(hc, stack_ref):
                 todo.append((resource['path'], resource['nested_stack']))
             elif diagnosis.may_be_deployment(resource):
                 deployment_id = resource['physical_resource_id']
-                found = _deployment(hc, deployment_id)
+                found = deployment(hc, deployment_id)
                 if found is not None:
                     deployments[deployment_id] = found
     return stack, resources, events, deployments
+
+
+def _deadline_settings(hc, resource):
+    """{start_timeout, run_timeout} of a deployment, from its template.
+
+    A literal or a {get_param: NAME} of its stack; None when unset or
+    unknown.
+    """
+    template = hc.stacks.template(resource['stack_ref'])
+    definition = (template.get('resources') or {}).get(
+        resource['resource_name']) or {}
+    props = definition.get('properties') or {}
+    settings, parameters = {}, None
+    for name in waiting.DEADLINE_PROPERTIES:
+        value = props.get(name)
+        if isinstance(value, dict) and 'get_param' in value:
+            if parameters is None:
+                parameters = hc.stacks.get(
+                    resource['stack_ref']).to_dict().get('parameters') or {}
+            value = parameters.get(str(value['get_param']))
+        try:
+            settings[name] = int(value) if value not in (None, '') else None
+        except (TypeError, ValueError):
+            settings[name] = None
+    return settings
+
+
+def _delivered_config(hc, deployment):
+    from heatclient import exc
+    try:
+        return hc.software_configs.get(deployment['config_id']).to_dict()
+    except (exc.HTTPException, KeyError):
+        return None
+
+
+def diagnose(hc, stack_ref):
+    """(stack, findings): why it failed, or what it waits for."""
+    stack, resources, events, deployments = read_stack(hc, stack_ref)
+    if not waiting.stack_in_progress(stack):
+        return stack, diagnosis.explain(stack, resources, events,
+                                        deployments)
+    settings, configs = {}, {}
+    for resource in resources:
+        ident = resource.get('physical_resource_id')
+        deployment = deployments.get(ident)
+        if (deployment and deployment.get('status') == protocol.IN_PROGRESS
+                and diagnosis.may_be_deployment(resource)):
+            settings[ident] = _deadline_settings(hc, resource)
+            configs[ident] = _delivered_config(hc, deployment)
+    return stack, waiting.explain(stack, resources, events, deployments,
+                                  settings, configs)
+
+
+def render(stack, findings):
+    if waiting.stack_in_progress(stack):
+        return waiting.render(stack, findings)
+    return diagnosis.render(stack, findings)
+
+
+ROW_COLUMNS = ('#', 'Resource', 'Type', 'Status', 'Role', 'Cause',
+               'Details')
+
+
+def rows(findings):
+    """The findings as table rows (`openstack lifecycle cause list`)."""
+    found = []
+    for number, finding in enumerate(findings, 1):
+        details = diagnosis.detail_lines(finding)
+        if finding.role == waiting.WAITING:
+            details = waiting.detail_lines(finding)
+        found.append((number, '/'.join(finding.path) or '-',
+                      finding.type or '-', finding.status or '-',
+                      finding.role, diagnosis.cause_line(finding, findings),
+                      '\n'.join(details)))
+    return found
 
 
 def _one_line(exc):
@@ -228,22 +315,26 @@ def heat_errors(stack_ref):
             type(exc).__name__, stack_ref, _one_line(exc)))
 
 
-def _read(args):
-    """read_stack for args.stack, its failures turned into WhyError."""
-    with heat_errors(args.stack):
-        return read_stack(heat_client(args), args.stack)
+def exit_status(stack):
+    return EXIT_FAILED if diagnosis.stack_failed(stack) else EXIT_NOT_FAILED
 
 
-def run(args):
+def run(args, client=None):
+    """The command's exit status.
+
+    client: a callable giving python-heatclient (from the cloud options
+    in args when not given).
+    """
     try:
-        stack, resources, events, deployments = _read(args)
+        with heat_errors(args.stack):
+            hc = client() if client else heat_client(args)
+            stack, findings = diagnose(hc, args.stack)
     except WhyError as exc:
         print('error: %s' % exc, file=sys.stderr)
         return EXIT_ERROR
-    findings = diagnosis.explain(stack, resources, events, deployments)
     if args.json:
         print(json.dumps(diagnosis.as_dict(stack, findings), indent=2,
                          sort_keys=True))
     else:
-        print('\n'.join(diagnosis.render(stack, findings)))
-    return EXIT_FAILED if diagnosis.stack_failed(stack) else EXIT_NOT_FAILED
+        print('\n'.join(render(stack, findings)))
+    return exit_status(stack)

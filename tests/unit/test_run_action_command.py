@@ -148,3 +148,53 @@ def test_help_shows_the_arguments(without_cloud):  # noqa: F811
     for option in ('STACK', 'RESOURCE', 'ACTION', '--input', '--no-wait',
                    '--wait-timeout', '--os-cloud'):
         assert option in shown.stdout
+
+
+# -- a path into nested stacks and chain members ---------------------------
+
+TOP = {'resources': {'chain': {
+    'type': 'OS::Heat::ResourceChain',
+    'properties': {'resources': ['a.yaml', 'b.yaml'],
+                   'resource_properties': {
+                       'backup_request': {'get_param': 'top_request'},
+                       'fixed': 'x'}}}}}
+CHAIN_STACK = {'resources': {'1': {'type': 'b.yaml', 'properties': {
+    'backup_request': 'resolved-value'}}}}
+MEMBER = {'resources': {'deploy': {
+    'type': 'OS::Heat::SoftwareDeployment',
+    'properties': {'action_request': {'get_param': 'backup_request'}}}}}
+
+
+def test_a_chain_members_request_is_carried_by_resource_properties():
+    levels = [(TOP, 'chain'), (CHAIN_STACK, '1'), (MEMBER, 'deploy')]
+    params = ra.plan(MEMBER, 'deploy', 'UPDATE', {}, 't')
+    assert params == {'backup_request': 't'}
+    assert ra.lift(levels, params, 'chain.1.deploy') == {'top_request': 't'}
+
+
+def test_a_template_resource_passes_its_own_property_down():
+    top = {'resources': {'app': {'type': 'app.yaml', 'properties': {
+        'backup_request': {'get_param': 'req'}}}}}
+    levels = [(top, 'app'), (MEMBER, 'deploy')]
+    assert ra.lift(levels, {'backup_request': 't'}, 'app.deploy') == {
+        'req': 't'}
+
+
+def test_a_member_not_wired_to_the_top_says_what_to_add():
+    levels = [(TOP, 'chain'), (CHAIN_STACK, '1'), (MEMBER, 'deploy')]
+    with pytest.raises(ra.RunActionError) as error:
+        ra.lift(levels, {'fixed': 't'}, 'chain.1.deploy')
+    assert str(error.value) == (
+        'chain.1.deploy: chain does not pass parameter fixed down: give it '
+        'fixed: {get_param: <a parameter of its stack>} in '
+        'resource_properties')
+
+
+def test_a_resource_path_is_split_unless_the_name_exists():
+    assert ra.resource_path(TOP, 'chain.1.deploy') == ['chain', '1',
+                                                       'deploy']
+    dotted = {'resources': {'a.b': {}}}
+    assert ra.resource_path(dotted, 'a.b') == ['a.b']
+    assert ra.resource_path(TOP, 'chain') == ['chain']
+    with pytest.raises(ra.RunActionError):
+        ra.resource_path(TOP, 'chain..deploy')
