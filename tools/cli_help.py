@@ -11,6 +11,9 @@
 # under the License.
 """Each command's --help, as it prints it, for the CLI reference.
 
+The `openstack lifecycle ...` commands too, from their classes (the
+entry points of openstack.lifecycle.v1 in setup.cfg).
+
 Rendered from heat_lifecycle_plugins.cli's own parser, so the reference
 cannot drift from the command. `why` and `run-action` show the openstack
 client's options as openstack.config registers them for the default
@@ -18,7 +21,9 @@ client's options as openstack.config registers them for the default
 aside while it runs.
 """
 
+import configparser
 import contextlib
+import importlib
 import io
 import os
 import tempfile
@@ -61,3 +66,32 @@ def help_text(argv):
         except SystemExit:
             pass
     return out.getvalue()
+
+
+OSC_GROUP = 'openstack.lifecycle.v1'
+SETUP_CFG = os.path.join(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__))), 'setup.cfg')
+
+
+def osc_commands():
+    """{'lifecycle cause list': 'module:Class'} from setup.cfg."""
+    parser = configparser.ConfigParser()
+    parser.read(SETUP_CFG)
+    found = {}
+    for line in parser['entry_points'][OSC_GROUP].strip().splitlines():
+        name, _sep, target = line.partition('=')
+        found[name.strip().replace('_', ' ')] = target.strip()
+    return found
+
+
+def osc_file_name(command):
+    return 'openstack-' + command.replace(' ', '-')
+
+
+def osc_help_text(command):
+    """What `openstack COMMAND --help` prints (its own options)."""
+    module, _sep, name = osc_commands()[command].partition(':')
+    cls = getattr(importlib.import_module(module), name)
+    with neutral_environment():
+        parser = cls(None, None).get_parser('openstack ' + command)
+        return parser.format_help()

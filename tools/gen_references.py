@@ -69,6 +69,9 @@ def generated():
     for command in [None] + cli_help.commands():
         files[cli_path(command)] = cli_help.help_text(
             [command] if command else [])
+    for command in cli_help.osc_commands():
+        files[cli_path(cli_help.osc_file_name(command))] = \
+            cli_help.osc_help_text(command)
     for name in SAMPLES:
         files[os.path.join('etc', name + '.conf.sample')] = config_sample(
             name)

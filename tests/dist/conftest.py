@@ -18,12 +18,11 @@ the series' constraints: what pip resolves there is what they get.
 """
 
 import os
-import subprocess
-import sys
-import venv as venv_module
 import zipfile
 
 import pytest
+
+from heat_lifecycle_fixtures import venvs
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 CHECKOUT = os.path.dirname(os.path.dirname(HERE))
@@ -31,15 +30,10 @@ CHECKOUT = os.path.dirname(os.path.dirname(HERE))
 
 @pytest.fixture(scope='session')
 def wheel():
-    path = os.environ.get('HLP_INSTALLED_WHEEL')
+    path = venvs.wheel_under_test(CHECKOUT)
     if not path:
-        if not os.path.isdir(os.path.join(CHECKOUT, 'heat_lifecycle_plugins')):
-            pytest.fail('no wheel: set HLP_INSTALLED_WHEEL or run from a '
-                        'checkout')
-        path = subprocess.run(
-            ['bash', os.path.join(CHECKOUT, 'tools', 'build-dist.sh')],
-            check=True, capture_output=True, text=True,
-            timeout=600).stdout.split()[-1]
+        pytest.fail('no wheel: set HLP_INSTALLED_WHEEL or run from a '
+                    'checkout')
     return path
 
 
@@ -59,55 +53,15 @@ def sdist(wheel):
 
 @pytest.fixture(scope='session')
 def constraints():
-    """The series' pins (tools/venv.sh writes them into its venv)."""
-    path = os.path.join(sys.prefix, 'constraints.txt')
-    assert os.path.exists(path), 'not run in a venv of tools/venv.sh'
+    path = venvs.series_constraints()
+    assert path, 'not run in a venv of tools/venv.sh'
     return path
-
-
-class FreshVenv(object):
-    """A new venv with only what one audience installs."""
-
-    def __init__(self, path, constraints):
-        self.path = path
-        self.constraints = constraints
-        venv_module.create(path, with_pip=True)
-        self.python = os.path.join(path, 'bin', 'python')
-
-    def bin(self, name):
-        return os.path.join(self.path, 'bin', name)
-
-    def pip_install(self, *requirements):
-        proc = subprocess.run(
-            [self.python, '-m', 'pip', 'install', '-q',
-             '--disable-pip-version-check', '-c', self.constraints] +
-            list(requirements), capture_output=True, text=True, timeout=900)
-        assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
-
-    def installed(self):
-        """The lower-case names of the distributions installed here."""
-        code = ('import importlib.metadata as m; print("\\n".join('
-                'd.metadata["Name"].lower() for d in m.distributions()))')
-        out = self.run(self.python, '-c', code).stdout
-        return {name.replace('_', '-') for name in out.split()}
-
-    def run(self, *argv, check=True, env=None, timeout=300, **kwargs):
-        clean = {k: v for k, v in (env or os.environ).items()
-                 if k not in ('PYTHONPATH', 'VIRTUAL_ENV')
-                 and not k.startswith('OS_')}
-        proc = subprocess.run(list(argv), capture_output=True, text=True,
-                              env=clean, timeout=timeout, cwd=self.path,
-                              **kwargs)
-        if check:
-            assert proc.returncode == 0, (argv, proc.stdout[-3000:],
-                                          proc.stderr[-3000:])
-        return proc
 
 
 @pytest.fixture(scope='session')
 def fresh_venv(tmp_path_factory, constraints):
     def make(name):
-        return FreshVenv(str(tmp_path_factory.mktemp(name)), constraints)
+        return venvs.FreshVenv(str(tmp_path_factory.mktemp(name)), constraints)
     return make
 
 

@@ -106,6 +106,22 @@ def test_entry_points_declare_every_type_and_command(wheel_zip):
             'heat-lifecycle-progress'} <= set(points['console_scripts'])
     assert {'heat_lifecycle_plugins', 'heat_lifecycle_agent'} <= set(
         points['oslo.config.opts'])
+    # The OpenStackClient plugin and its command group of our own.
+    assert dict(points['openstack.cli.extension']) == {
+        'lifecycle': 'heat_lifecycle_plugins.osc.plugin'}
+    assert set(points['openstack.lifecycle.v1']) == {
+        'lifecycle_cause_list', 'lifecycle_action_run',
+        'lifecycle_progress_list', 'lifecycle_progress_watch'}
+
+
+def test_the_client_extra_leaves_openstackclient_to_the_user(wheel_zip):
+    metadata = email.parser.Parser().parsestr(dist_info(wheel_zip,
+                                                        'METADATA'))
+    client = {re.split(r'[<>=!~;\[ ]', r)[0].lower()
+              for r in metadata.get_all('Requires-Dist')
+              if 'extra == "client"' in r}
+    assert {'python-heatclient', 'osc-lib', 'openstacksdk'} <= client
+    assert 'python-openstackclient' not in client
 
 
 def test_unconditional_requirements_leave_out_the_server_side(wheel_zip):

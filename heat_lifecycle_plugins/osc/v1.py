@@ -1,0 +1,165 @@
+# Licensed under the Apache License, Version 2.0 (the "License"); you may
+# not use this file except in compliance with the License. You may obtain
+# a copy of the License at
+#
+#      http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+# WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+# License for the specific language governing permissions and limitations
+# under the License.
+"""The `openstack lifecycle ...` commands.
+
+Thin: each runs the code of the heat-lifecycle-plugins command of the same
+job (why_command, run_action_command, progress_watch) with a client that
+OSC's client manager authenticated. Bad input, a stack or resource that is
+not there, missing credentials or an unreachable cloud: one line on
+stderr and exit status 2.
+"""
+
+import sys
+
+from osc_lib.command import command
+
+from heat_lifecycle_plugins import progress_watch
+from heat_lifecycle_plugins import run_action_command
+from heat_lifecycle_plugins import why_command
+
+EXIT_ERROR = why_command.EXIT_ERROR
+
+
+class LifecycleCommand(command.Command):
+    """Authenticates in take_action, so that its failure is our one line.
+
+    (With auth_required, OSC would authenticate before the command runs
+    and end with its own message and status 1.)
+    """
+
+    auth_required = False
+
+    def heat(self):
+        """python-heatclient, authenticated as OSC's options say."""
+        from openstack import exceptions as sdk_exc
+        from osc_lib import exceptions
+        app, manager = self.app, self.app.client_manager
+        try:
+            manager._auth_required = True
+            manager._cli_options = app.cloud_config.get_one(
+                cloud=app.options.cloud, argparse=app.options,
+                validate=True)
+            manager.setup_auth()
+        except (exceptions.CommandError, sdk_exc.ConfigException) as exc:
+            raise why_command.WhyError(
+                'cannot authenticate: %s (set OS_* variables, --os-* '
+                'options or --os-cloud)' % ' '.join(str(exc).split()))
+        return manager.lifecycle
+
+    def run(self, parsed_args):
+        try:
+            return super(LifecycleCommand, self).run(parsed_args)
+        except why_command.WhyError as exc:
+            print('error: %s' % exc, file=sys.stderr)
+            return EXIT_ERROR
+
+
+def _stack_argument(parser):
+    parser.add_argument('stack', metavar='<stack>',
+                        help='Name or ID of the stack')
+
+
+class ListCauses(LifecycleCommand, command.Lister):
+    """Explain why a stack failed or what it is waiting for.
+
+    Failed: its failing resources across nested stacks and chain members,
+    the deepest cause first, with the tool's stderr, the Mistral task that
+    failed or the deadline that fired. In progress: each deployment still
+    waiting, with its last progress, how long ago, the deadlines that will
+    fire and how its server signals. Exit status 1 when the stack failed.
+    """
+
+    def get_parser(self, prog_name):
+        parser = super(ListCauses, self).get_parser(prog_name)
+        _stack_argument(parser)
+        return parser
+
+    def take_action(self, parsed_args):
+        with why_command.heat_errors(parsed_args.stack):
+            stack, findings = why_command.diagnose(self.heat(),
+                                                   parsed_args.stack)
+        self.status = why_command.exit_status(stack)
+        return why_command.ROW_COLUMNS, why_command.rows(findings)
+
+    def run(self, parsed_args):
+        self.status = EXIT_ERROR
+        shown = super(ListCauses, self).run(parsed_args)
+        return shown or self.status
+
+
+class RunAction(LifecycleCommand):
+    """Run a day-two action of a deployment or external resource.
+
+    Requests ACTION (BACKUP, or UPDATE to re-apply) as a stack update
+    --existing of the parameters the template wires to the resource's
+    action_request, prints its events while it runs, then its outputs or
+    why it failed. RESOURCE may be a path into nested stacks and chain
+    members (chain.3.deploy). Exit status 0 succeeded, 1 failed.
+    """
+
+    def get_parser(self, prog_name):
+        parser = super(RunAction, self).get_parser(prog_name)
+        run_action_command.add_arguments(parser, None)
+        return parser
+
+    def take_action(self, parsed_args):
+        return run_action_command.run(parsed_args, client=self.heat)
+
+
+class ListProgress(LifecycleCommand, command.Lister):
+    """List every deployment of a stack with its latest progress.
+
+    Nested stacks and chain members included: status, time since its
+    action began and the last progress message (the agent's or a
+    milestone the tool reported with heat-lifecycle-progress).
+    """
+
+    def get_parser(self, prog_name):
+        parser = super(ListProgress, self).get_parser(prog_name)
+        _stack_argument(parser)
+        return parser
+
+    def take_action(self, parsed_args):
+        with why_command.heat_errors(parsed_args.stack):
+            _stack, found = progress_watch.read(self.heat(),
+                                                parsed_args.stack)
+        return progress_watch.COLUMNS, found
+
+
+class WatchProgress(LifecycleCommand):
+    """Follow every deployment of a stack until they end.
+
+    A line per deployment, updated in place with its latest progress and
+    elapsed time on a terminal; a line per change otherwise. Exit status
+    0 when everything completed, 1 when something failed (or --timeout
+    passed), 130 on Ctrl-C (the stack goes on).
+    """
+
+    def get_parser(self, prog_name):
+        parser = super(WatchProgress, self).get_parser(prog_name)
+        _stack_argument(parser)
+        parser.add_argument('--interval', type=float, default=2.0,
+                            metavar='<seconds>',
+                            help='Seconds between reads (default 2)')
+        parser.add_argument('--timeout', type=int, default=None,
+                            metavar='<seconds>',
+                            help='Stop following after this many seconds')
+        return parser
+
+    def take_action(self, parsed_args):
+        if parsed_args.interval <= 0:
+            raise why_command.WhyError('--interval must be positive')
+        out = self.app.stdout
+        with why_command.heat_errors(parsed_args.stack):
+            return progress_watch.watch(
+                self.heat(), parsed_args.stack, out, out.isatty(),
+                parsed_args.interval, parsed_args.timeout)

@@ -1,0 +1,187 @@
+# Licensed under the Apache License, Version 2.0 (the "License"); you may
+# not use this file except in compliance with the License. You may obtain
+# a copy of the License at
+#
+#      http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+# WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+# License for the specific language governing permissions and limitations
+# under the License.
+"""Every deployment of a stack, nested ones included, with its progress.
+
+`openstack lifecycle progress list` prints the rows once; `openstack
+lifecycle progress watch` redraws them until no deployment and not the
+stack is in progress: in place on a terminal, as a line per change when
+stdout is not one. A row's progress is the deployment's last message: the
+agent's "started" and heartbeats, or a milestone the tool reported
+(heat-lifecycle-progress).
+"""
+
+import datetime
+import time
+
+from heat_lifecycle_plugins import diagnosis
+from heat_lifecycle_plugins import protocol
+from heat_lifecycle_plugins import waiting
+from heat_lifecycle_plugins import why_command
+
+COLUMNS = ('Deployment', 'Status', 'Elapsed', 'Progress')
+# Nested stacks deeper than this are not listed.
+MAX_DEPTH = 20
+EXIT_OK, EXIT_FAILED, EXIT_INTERRUPTED = 0, 1, 130
+_PROGRESS = 'In progress: '
+
+
+def _stack_of(resource):
+    """NAME/ID of the stack a listed resource is in (its 'stack' link)."""
+    for link in resource.get('links') or ():
+        if link.get('rel') == 'stack':
+            return '/'.join(link['href'].rstrip('/').split('/')[-2:])
+    return None
+
+
+def with_paths(top_ref, resources):
+    """The resources, each with 'path' from the top stack down.
+
+    resources: a nested_depth listing, in any order; one whose parent was
+    not listed (deeper than MAX_DEPTH) is left out.
+    """
+    top_id = top_ref.split('/')[-1]
+    path_of = {top_id: []}
+    nested_of = {why_command.nested_stack_of(r).split('/')[-1]: r
+                 for r in resources if why_command.nested_stack_of(r)}
+
+    def path(stack_id, seen=()):
+        if stack_id not in path_of:
+            parent = nested_of.get(stack_id)
+            parent_stack = _stack_of(parent) if parent else None
+            if parent_stack is None or stack_id in seen:
+                return None
+            above = path(parent_stack.split('/')[-1], seen + (stack_id,))
+            path_of[stack_id] = (None if above is None else
+                                 above + [parent['resource_name']])
+        return path_of[stack_id]
+
+    found = []
+    for resource in resources:
+        stack = _stack_of(resource)
+        above = path(stack.split('/')[-1]) if stack else []
+        if above is not None:
+            found.append(dict(resource, path=above + [
+                resource['resource_name']], stack_ref=stack or top_ref))
+    return sorted(found, key=lambda r: r['path'])
+
+
+def is_deployment(resource):
+    return (str(resource.get('resource_type') or '').endswith('Deployment')
+            and not why_command.nested_stack_of(resource))
+
+
+def _elapsed(resource, deployment, now):
+    status = (deployment or {}).get('status') or ''
+    if status != protocol.IN_PROGRESS:
+        return ''
+    began = waiting.parse_time(resource.get('updated_time') or
+                               resource.get('creation_time'))
+    if began is None:
+        return ''
+    seconds = int((now - began).total_seconds())
+    return '%d:%02d' % divmod(max(seconds, 0), 60)
+
+
+def _progress(deployment):
+    reason = str((deployment or {}).get('status_reason') or '')
+    return reason[len(_PROGRESS):] if reason.startswith(_PROGRESS) else reason
+
+
+def row(resource, deployment, now):
+    """(Deployment, Status, Elapsed, Progress) of one deployment."""
+    status = ((deployment or {}).get('status') or
+              resource.get('resource_status'))
+    return ('/'.join(resource['path']), status,
+            _elapsed(resource, deployment, now), _progress(deployment))
+
+
+def read(hc, stack_ref):
+    """(stack, rows) as heat-api shows them now."""
+    stack = hc.stacks.get(stack_ref).to_dict()
+    ident = '%s/%s' % (stack['stack_name'], stack['id'])
+    listed = [r.to_dict() for r in hc.resources.list(
+        ident, nested_depth=MAX_DEPTH)]
+    now = datetime.datetime.now(datetime.timezone.utc)
+    rows = []
+    for resource in with_paths(ident, listed):
+        if not is_deployment(resource):
+            continue
+        deployment = None
+        if resource.get('physical_resource_id'):
+            deployment = why_command.deployment(
+                hc, resource['physical_resource_id'])
+        rows.append(row(resource, deployment, now))
+    return stack, rows
+
+
+def ended(stack, rows):
+    return (not waiting.stack_in_progress(stack) and
+            all(r[1] != protocol.IN_PROGRESS for r in rows))
+
+
+def outcome(stack, rows):
+    """Exit status once ended: 0 all complete, 1 anything failed."""
+    failed = diagnosis.stack_failed(stack) or any(
+        r[1] == protocol.FAILED or str(r[1]).endswith('_FAILED')
+        for r in rows)
+    return EXIT_FAILED if failed else EXIT_OK
+
+
+def _line(r, width):
+    return '%-*s  %-11s %6s  %s' % (width, r[0], r[1], r[2], r[3])
+
+
+class Watch(object):
+    """Redraws the rows on a terminal; prints changed rows otherwise."""
+
+    def __init__(self, out, terminal):
+        self.out, self.terminal = out, terminal
+        self.drawn, self.said = 0, {}
+
+    def show(self, stack, rows):
+        width = max([len(r[0]) for r in rows] + [10])
+        head = 'stack %s %s' % (stack['stack_name'], stack['stack_status'])
+        if self.terminal:
+            lines = [head] + [_line(r, width) for r in rows]
+            if self.drawn:
+                self.out.write('\x1b[%dF' % self.drawn)
+            self.out.write(''.join('\x1b[2K%s\n' % line for line in lines))
+            self.drawn = len(lines)
+        else:
+            news = [('', stack['stack_status'], head)] + [
+                (r[0], (r[1], r[3]), _line(r, width)) for r in rows]
+            for key, state, text in news:
+                if self.said.get(key) != state:  # elapsed alone is no news
+                    self.said[key] = state
+                    self.out.write(text + '\n')
+        self.out.flush()
+
+
+def watch(hc, stack_ref, out, terminal, interval=2.0, timeout=None):
+    """Follow until everything ended (or timeout s); the exit status."""
+    shown = Watch(out, terminal)
+    deadline = time.monotonic() + timeout if timeout else None
+    try:
+        while True:
+            stack, rows = read(hc, stack_ref)
+            shown.show(stack, rows)
+            if ended(stack, rows):
+                return outcome(stack, rows)
+            if deadline is not None and time.monotonic() > deadline:
+                out.write('still in progress after %d s (--timeout)\n'
+                          % timeout)
+                return EXIT_FAILED
+            time.sleep(interval)
+    except KeyboardInterrupt:
+        out.write('interrupted: the stack goes on without us\n')
+        out.flush()
+        return EXIT_INTERRUPTED

@@ -1,0 +1,107 @@
+# Licensed under the Apache License, Version 2.0 (the "License"); you may
+# not use this file except in compliance with the License. You may obtain
+# a copy of the License at
+#
+#      http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+# WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+# License for the specific language governing permissions and limitations
+# under the License.
+"""progress_watch: rows of a stack's deployments and how they are shown."""
+
+import datetime
+import io
+
+from heat_lifecycle_plugins import progress_watch as pw
+
+NOW = datetime.datetime(2026, 11, 24, 12, 10, 0,
+                        tzinfo=datetime.timezone.utc)
+
+
+def link(rel, name, ident):
+    return {'rel': rel, 'href': 'http://h/v1/p/stacks/%s/%s' % (name, ident)}
+
+
+def resource(name, stack, nested=None, rtype='OS::Heat::SoftwareDeployment'):
+    links = [link('stack', *stack)]
+    if nested:
+        links.append(link('nested', *nested))
+    return {'resource_name': name, 'resource_type': rtype, 'links': links}
+
+
+def test_paths_run_from_the_top_through_chain_members():
+    listed = [
+        resource('deploy', ('m1', 'M1')),
+        resource('1', ('c', 'C'), nested=('m1', 'M1'), rtype='b.yaml'),
+        resource('chain', ('top', 'T'), nested=('c', 'C'),
+                 rtype='OS::Heat::ResourceChain'),
+        resource('deploy', ('top', 'T')),
+        resource('orphan', ('lost', 'L')),
+    ]
+    found = pw.with_paths('top/T', listed)
+    assert [r['path'] for r in found] == [
+        ['chain'], ['chain', '1'], ['chain', '1', 'deploy'], ['deploy']]
+    assert [pw.is_deployment(r) for r in found] == [False, False, True,
+                                                    True]
+
+
+def test_a_row_shows_the_progress_and_time_since_the_action_began():
+    row = pw.row({'path': ['chain', '1', 'deploy'],
+                  'resource_status': 'CREATE_IN_PROGRESS',
+                  'updated_time': '2026-11-24T12:07:30Z'},
+                 {'status': 'IN_PROGRESS',
+                  'status_reason': 'In progress: step 2 of 5: unpacking'},
+                 NOW)
+    assert row == ('chain/1/deploy', 'IN_PROGRESS', '2:30',
+                   'step 2 of 5: unpacking')
+    created = pw.row({'path': ['d'], 'resource_status': 'INIT_COMPLETE'},
+                     None, NOW)
+    assert created == ('d', 'INIT_COMPLETE', '', '')
+
+
+def test_the_outcome_of_ended_rows():
+    done = {'stack_status': 'CREATE_COMPLETE'}
+    assert pw.ended(done, [('d', 'COMPLETE', '', '')])
+    assert not pw.ended(done, [('d', 'IN_PROGRESS', '', '')])
+    assert not pw.ended({'stack_status': 'UPDATE_IN_PROGRESS'}, [])
+    assert pw.outcome(done, [('d', 'COMPLETE', '', '')]) == pw.EXIT_OK
+    assert pw.outcome(done, [('d', 'FAILED', '', '')]) == pw.EXIT_FAILED
+    assert pw.outcome({'stack_status': 'CREATE_FAILED'}, []) == \
+        pw.EXIT_FAILED
+
+
+def test_without_a_terminal_only_changes_are_printed():
+    out = io.StringIO()
+    shown = pw.Watch(out, terminal=False)
+    stack = {'stack_name': 's', 'stack_status': 'CREATE_IN_PROGRESS'}
+    shown.show(stack, [('d', 'IN_PROGRESS', '0:01', 'step 1')])
+    shown.show(stack, [('d', 'IN_PROGRESS', '0:03', 'step 1')])
+    shown.show(stack, [('d', 'IN_PROGRESS', '0:05', 'step 2')])
+    assert out.getvalue().splitlines() == [
+        'stack s CREATE_IN_PROGRESS',
+        'd           IN_PROGRESS   0:01  step 1',
+        'd           IN_PROGRESS   0:05  step 2']
+
+
+def test_on_a_terminal_the_lines_are_redrawn_in_place():
+    out = io.StringIO()
+    shown = pw.Watch(out, terminal=True)
+    stack = {'stack_name': 's', 'stack_status': 'CREATE_IN_PROGRESS'}
+    shown.show(stack, [('d', 'IN_PROGRESS', '0:01', 'step 1')])
+    shown.show(stack, [('d', 'COMPLETE', '', 'Outputs received')])
+    assert out.getvalue().count('\x1b[2F') == 1  # back up two lines once
+    assert out.getvalue().endswith(
+        '\x1b[2Kd%sCOMPLETE%sOutputs received\n' % (' ' * 11, ' ' * 12))
+
+
+def test_ctrl_c_leaves_cleanly():
+    class Interrupting(object):
+        class stacks(object):
+            @staticmethod
+            def get(ref):
+                raise KeyboardInterrupt()
+    out = io.StringIO()
+    assert pw.watch(Interrupting(), 's', out, False) == pw.EXIT_INTERRUPTED
+    assert out.getvalue() == 'interrupted: the stack goes on without us\n'
