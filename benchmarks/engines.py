@@ -44,7 +44,7 @@ from heat_lifecycle_fixtures.mariadb import MariaDB  # noqa: E402
 from heat_lifecycle_fixtures import process  # noqa: E402
 from heat_lifecycle_fixtures.rabbitmq import RabbitMQ  # noqa: E402
 from heat_lifecycle_fixtures import service  # noqa: E402
-from heat_lifecycle_plugins import cli  # noqa: E402
+from heat_lifecycle_plugins import plugin_dir_installer  # noqa: E402
 from oslo_config import cfg  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -92,7 +92,7 @@ class HeatEngines(service.Service):
         plugin_dir = self.path('plugins')
         empty_dir = self.path('empty')
         os.makedirs(empty_dir, exist_ok=True)
-        cli.install_loader(plugin_dir)
+        plugin_dir_installer.install_loader(plugin_dir)
         shutil.copy(harness.UPSTREAM_PLUGIN, plugin_dir)
         self.conf = conf.write_ini(self.path('heat.conf'),
                                    engine_settings(

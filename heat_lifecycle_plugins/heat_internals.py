@@ -241,6 +241,18 @@ CONTRACT = (
     Name(STACK + '.__init__', refers_to=('convergence', 'current_traversal'),
          used='external_resource (stack.convergence, '
               'stack.current_traversal)'),
+    # The engine's Stack as a resource sees it (self.stack): not a plugin
+    # API class, so every attribute our code reads is declared.
+    Name(STACK + '.__init__', refers_to=('strict_validate',),
+         used='external_resource (validate: are workflows looked up)'),
+    Name(STACK + '.__init__', refers_to=('id', 'name',
+                                         'stack_user_project_id'),
+         used='every type (names, the stack\'s domain project)'),
+    Name(STACK + '.FAILED', used='external_resource (cancelled stack)'),
+    Name(STACK + '.t', used='every type (the template, its files)'),
+    Name(STACK + '.env', used='resource_chain (the nested environment)'),
+    Name(STACK + '.resource_by_refid', '(self, refid)',
+         used='software_deployment (the server of a deployment)'),
 
     # Engine service internals.
     Name('heat.common.config:get_client_option', '(client, option)',

@@ -14,9 +14,11 @@
 Installed by `heat-lifecycle-plugins install-loader`; do not edit the copy in
 plugin_dirs. heat-engine imports this module and calls resource_mapping(),
 which returns the types of the heat_lifecycle_plugins.resources entry-point
-group. Nothing here may raise: a failure is logged and heat-engine starts
-without these types. Every failure names the Python that heat-engine runs:
-a package installed into another interpreter is the usual cause.
+group, and applies the package's engine options (engine_options.py) to
+the engine that loads them. Nothing here may raise: a failure is logged
+and heat-engine starts without these types. Every failure names the
+Python that heat-engine runs: a package installed into another
+interpreter is the usual cause.
 """
 
 import logging
@@ -26,9 +28,12 @@ LOG = logging.getLogger('heat_lifecycle_plugins.loader')
 
 
 def resource_mapping():
+    """Our types, for heat-engine; the engine options applied."""
     try:
+        from heat_lifecycle_plugins import engine_options
         from heat_lifecycle_plugins import registry
         mapping = registry.resource_mapping()
+        engine_options.apply()
     except Exception:
         LOG.exception('heat-lifecycle-plugins could not be loaded by %s; '
                       'heat-engine continues without its resource types',

@@ -66,6 +66,4 @@ def resource_mapping():
         mapping[ext.name] = ext.plugin
     LOG.info('heat-lifecycle-plugins: loaded resource types %s',
              ', '.join(sorted(mapping)) or '(none)')
-    from heat_lifecycle_plugins import engine_options
-    engine_options.apply()
     return mapping

@@ -25,7 +25,7 @@ def run_cli(*args, dists=(PROBE_DIST,), timeout=120, env=None):
     env['PYTHONPATH'] = os.pathsep.join(
         list(dists) + [env.get('PYTHONPATH', '')]).rstrip(os.pathsep)
     return subprocess.run(
-        [sys.executable, '-m', 'heat_lifecycle_plugins.cli'] + list(args),
+        [sys.executable, '-m', 'heat_lifecycle_plugins.cmd.cli'] + list(args),
         env=env, capture_output=True, text=True, timeout=timeout)
 
 

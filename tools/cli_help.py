@@ -14,7 +14,7 @@
 The `openstack lifecycle ...` commands too, from their classes (the
 entry points of openstack.lifecycle.v1 in setup.cfg).
 
-Rendered from heat_lifecycle_plugins.cli's own parser, so the reference
+Rendered from heat_lifecycle_plugins.cmd.cli's own parser, so the reference
 cannot drift from the command. `why` and `run-action` show the openstack
 client's options as openstack.config registers them for the default
 (password) auth type: the builder's OS_* variables and clouds.yaml are set
@@ -28,7 +28,7 @@ import io
 import os
 import tempfile
 
-from heat_lifecycle_plugins import cli
+from heat_lifecycle_plugins.cmd import cli
 
 WIDTH = '79'
 

@@ -22,11 +22,12 @@ import sys
 
 from osc_lib.command import command
 
-from heat_lifecycle_plugins import progress_watch
-from heat_lifecycle_plugins import run_action_command
-from heat_lifecycle_plugins import why_command
+from heat_lifecycle_plugins.cmd import heat_api
+from heat_lifecycle_plugins.cmd import progress
+from heat_lifecycle_plugins.cmd import run_action
+from heat_lifecycle_plugins.cmd import why
 
-EXIT_ERROR = why_command.EXIT_ERROR
+EXIT_ERROR = heat_api.EXIT_ERROR
 
 
 class LifecycleCommand(command.Command):
@@ -50,7 +51,7 @@ class LifecycleCommand(command.Command):
                 validate=True)
             manager.setup_auth()
         except (exceptions.CommandError, sdk_exc.ConfigException) as exc:
-            raise why_command.WhyError(
+            raise heat_api.CommandError(
                 'cannot authenticate: %s (set OS_* variables, --os-* '
                 'options or --os-cloud)' % ' '.join(str(exc).split()))
         return manager.lifecycle
@@ -58,7 +59,7 @@ class LifecycleCommand(command.Command):
     def run(self, parsed_args):
         try:
             return super(LifecycleCommand, self).run(parsed_args)
-        except why_command.WhyError as exc:
+        except heat_api.CommandError as exc:
             print('error: %s' % exc, file=sys.stderr)
             return EXIT_ERROR
 
@@ -84,11 +85,10 @@ class ListCauses(LifecycleCommand, command.Lister):
         return parser
 
     def take_action(self, parsed_args):
-        with why_command.heat_errors(parsed_args.stack):
-            stack, findings = why_command.diagnose(self.heat(),
-                                                   parsed_args.stack)
-        self.status = why_command.exit_status(stack)
-        return why_command.ROW_COLUMNS, why_command.rows(findings)
+        with heat_api.heat_errors(parsed_args.stack):
+            stack, findings = why.diagnose(self.heat(), parsed_args.stack)
+        self.status = why.exit_status(stack)
+        return why.ROW_COLUMNS, why.rows(findings)
 
     def run(self, parsed_args):
         self.status = EXIT_ERROR
@@ -108,11 +108,11 @@ class RunAction(LifecycleCommand):
 
     def get_parser(self, prog_name):
         parser = super(RunAction, self).get_parser(prog_name)
-        run_action_command.add_arguments(parser, None)
+        run_action.add_arguments(parser, None)
         return parser
 
     def take_action(self, parsed_args):
-        return run_action_command.run(parsed_args, client=self.heat)
+        return run_action.run(parsed_args, client=self.heat)
 
 
 class ListProgress(LifecycleCommand, command.Lister):
@@ -129,10 +129,9 @@ class ListProgress(LifecycleCommand, command.Lister):
         return parser
 
     def take_action(self, parsed_args):
-        with why_command.heat_errors(parsed_args.stack):
-            _stack, found = progress_watch.read(self.heat(),
-                                                parsed_args.stack)
-        return progress_watch.COLUMNS, found
+        with heat_api.heat_errors(parsed_args.stack):
+            _stack, found = progress.read(self.heat(), parsed_args.stack)
+        return progress.COLUMNS, found
 
 
 class WatchProgress(LifecycleCommand):
@@ -157,9 +156,9 @@ class WatchProgress(LifecycleCommand):
 
     def take_action(self, parsed_args):
         if parsed_args.interval <= 0:
-            raise why_command.WhyError('--interval must be positive')
+            raise heat_api.CommandError('--interval must be positive')
         out = self.app.stdout
-        with why_command.heat_errors(parsed_args.stack):
-            return progress_watch.watch(
+        with heat_api.heat_errors(parsed_args.stack):
+            return progress.watch(
                 self.heat(), parsed_args.stack, out, out.isatty(),
                 parsed_args.interval, parsed_args.timeout)

@@ -34,11 +34,11 @@ from oslo_config import cfg
 from oslo_log import log as logging
 from oslo_serialization import jsonutils
 
+from heat_lifecycle_plugins import action_requests
 from heat_lifecycle_plugins import config
 from heat_lifecycle_plugins import heat_internals
 from heat_lifecycle_plugins import mistral_client
 from heat_lifecycle_plugins.resources import action_constraints
-from heat_lifecycle_plugins.resources import action_requests
 from heat_lifecycle_plugins.resources import execution_results as results
 from heat_lifecycle_plugins.resources import polling
 from heat_lifecycle_plugins.resources import stored_outputs

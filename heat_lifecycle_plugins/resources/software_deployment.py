@@ -36,10 +36,10 @@ from heat.engine import support
 from heat.rpc import api as rpc_api
 
 from heat_lifecycle_plugins import action_names
+from heat_lifecycle_plugins import action_requests
 from heat_lifecycle_plugins import heat_internals
 from heat_lifecycle_plugins import protocol
 from heat_lifecycle_plugins.resources import action_constraints
-from heat_lifecycle_plugins.resources import action_requests
 from heat_lifecycle_plugins.resources import component_config
 from heat_lifecycle_plugins.resources import deployment_signals
 from heat_lifecycle_plugins.resources import software_component

@@ -13,7 +13,7 @@
 
 from heat.engine import software_config_io as swc_io
 
-from heat_lifecycle_plugins.resources import action_requests as ar
+from heat_lifecycle_plugins import action_requests as ar
 
 
 def test_a_request_is_a_new_non_empty_token():

@@ -17,9 +17,9 @@ import re
 import subprocess
 import sys
 
-from heat_lifecycle_plugins import checks
-from heat_lifecycle_plugins import cli
+from heat_lifecycle_plugins.cmd import checks
 from heat_lifecycle_plugins import heat_internals
+from heat_lifecycle_plugins import plugin_dir_installer
 from heat_lifecycle_plugins import releases
 from tests.plugin_env import BROKEN_DIST
 from tests.plugin_env import PROBE_DIST
@@ -32,16 +32,16 @@ def test_install_loader_writes_then_is_idempotent(tmp_path):
     first = run_cli('install-loader', '--plugin-dir', plugin_dir)
     assert first.returncode == 0, first.stderr
     assert first.stdout.startswith('written ')
-    path = os.path.join(plugin_dir, cli.LOADER_FILENAME)
+    path = os.path.join(plugin_dir, plugin_dir_installer.LOADER_FILENAME)
     with open(path) as f:
-        assert f.read() == cli.loader_source()
+        assert f.read() == plugin_dir_installer.loader_source()
     again = run_cli('install-loader', '--plugin-dir', plugin_dir)
     assert again.returncode == 0
     assert again.stdout.startswith('unchanged ')
 
 
 def test_install_loader_refuses_a_different_file_without_force(tmp_path):
-    path = tmp_path / cli.LOADER_FILENAME
+    path = tmp_path / plugin_dir_installer.LOADER_FILENAME
     path.write_text('# somebody else\'s file\n')
     refused = run_cli('install-loader', '--plugin-dir', str(tmp_path))
     assert refused.returncode == 1
@@ -50,7 +50,7 @@ def test_install_loader_refuses_a_different_file_without_force(tmp_path):
     forced = run_cli('install-loader', '--plugin-dir', str(tmp_path),
                      '--force')
     assert forced.returncode == 0, forced.stderr
-    assert path.read_text() == cli.loader_source()
+    assert path.read_text() == plugin_dir_installer.loader_source()
 
 
 def test_list_shows_every_type_of_the_group():
@@ -169,7 +169,7 @@ def test_loader_in_a_python_without_the_package_names_that_python(
             'sys.exit(len(mapping))')
     proc = subprocess.run(
         [sys.executable, '-I', '-S', '-c', code,
-         os.path.join(plugin_dir, cli.LOADER_FILENAME)],
+         os.path.join(plugin_dir, plugin_dir_installer.LOADER_FILENAME)],
         capture_output=True, text=True, timeout=60)
     assert proc.returncode == 0, proc.stderr
     assert ('heat-lifecycle-plugins could not be loaded by %s'
@@ -181,3 +181,13 @@ def test_version_is_the_installed_distributions():
     assert shown.returncode == 0, shown.stderr
     assert shown.stdout == 'heat-lifecycle-plugins %s\n' % (
         importlib.metadata.version('heat-lifecycle-plugins'))
+
+
+def test_a_loader_of_another_version_is_found_stale(tmp_path):
+    current, old = tmp_path / 'current', tmp_path / 'old'
+    plugin_dir_installer.install_loader(str(current))
+    old.mkdir()
+    (old / plugin_dir_installer.LOADER_FILENAME).write_text('# older\n')
+    assert plugin_dir_installer.stale_loaders(
+        [str(current), str(old), str(tmp_path / 'none')]) == [
+        str(old / plugin_dir_installer.LOADER_FILENAME)]

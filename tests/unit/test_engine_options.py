@@ -24,7 +24,7 @@ import pytest
 from heat_lifecycle_plugins import config
 from heat_lifecycle_plugins import engine_options
 from heat_lifecycle_plugins import heat_internals
-from heat_lifecycle_plugins import registry
+from heat_lifecycle_plugins import plugin_dir_loader
 from heat_lifecycle_plugins import releases
 
 THREADS = heat_internals.heat_version() >= releases.THREADS_SINCE
@@ -79,7 +79,7 @@ def test_without_it_a_stack_group_refuses_its_1001st_thread(thread_group):
 def test_set_it_is_applied_by_the_loader_logged_and_effective(
         thread_group, option_set, caplog):
     with caplog.at_level(logging.INFO):
-        registry.resource_mapping()
+        plugin_dir_loader.resource_mapping()
     assert getattr(thread_group.add_thread, 'forgets_finished', False)
     [line] = [r.getMessage() for r in caplog.records
               if 'forget_finished_threads' in r.getMessage()]

@@ -172,3 +172,48 @@ def test_every_private_heat_name_a_type_uses_is_declared(cls):
     assert not undeclared, (
         '%s uses private Heat names not declared in heat_internals.CONTRACT:'
         ' %s' % (cls.__name__, undeclared))
+
+
+def stack_attributes(path):
+    """(line, name) of every `self.stack.NAME` a source file reads."""
+    with open(path) as f:
+        tree = ast.parse(f.read())
+    for node in ast.walk(tree):
+        if (isinstance(node, ast.Attribute) and
+                isinstance(node.value, ast.Attribute) and
+                node.value.attr == 'stack' and
+                isinstance(node.value.value, ast.Name) and
+                node.value.value.id == 'self'):
+            yield node.lineno, node.attr
+
+
+def declared_stack_names():
+    """The attributes of Heat's Stack that CONTRACT declares."""
+    found = set()
+    prefix = heat_internals.STACK + '.'
+    for name in heat_internals.CONTRACT:
+        if name.target.startswith(prefix):
+            attr = name.target[len(prefix):]
+            found.add(attr)
+            if attr == '__init__':
+                found.update(name.refers_to)
+    return found
+
+
+def test_every_stack_attribute_the_package_reads_is_declared():
+    declared = declared_stack_names()
+    undeclared = ['%s:%d stack.%s' % (os.path.relpath(path, PACKAGE), line,
+                                      attr)
+                  for path in package_modules()
+                  for line, attr in stack_attributes(path)
+                  if attr not in declared]
+    assert not undeclared, ('attributes of Heat\'s Stack read but not '
+                            'declared in heat_internals.CONTRACT: %s'
+                            % undeclared)
+
+
+def test_the_stack_scan_sees_an_undeclared_attribute(tmp_path):
+    source = tmp_path / 'probe.py'
+    source.write_text('def f(self):\n    return self.stack.disable_rollback\n')
+    assert list(stack_attributes(str(source))) == [(2, 'disable_rollback')]
+    assert 'disable_rollback' not in declared_stack_names()

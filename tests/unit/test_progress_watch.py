@@ -14,7 +14,7 @@
 import datetime
 import io
 
-from heat_lifecycle_plugins import progress_watch as pw
+from heat_lifecycle_plugins.cmd import progress as pw
 
 NOW = datetime.datetime(2026, 11, 24, 12, 10, 0,
                         tzinfo=datetime.timezone.utc)

@@ -15,7 +15,7 @@ import os
 import subprocess
 import sys
 
-from heat_lifecycle_plugins import cli
+from heat_lifecycle_plugins import plugin_dir_installer
 from tests.plugin_env import BROKEN_DIST
 from tests.plugin_env import PROBE_DIST
 
@@ -24,8 +24,8 @@ import heat.tests.common
 from oslo_config import cfg
 from heat.common import config
 from heat.engine import resources
-from heat_lifecycle_plugins import cli
-cli.install_loader(%(plugin_dir)r)
+from heat_lifecycle_plugins import plugin_dir_installer
+plugin_dir_installer.install_loader(%(plugin_dir)r)
 cfg.CONF([], project='heat')
 cfg.CONF.set_override('plugin_dirs', [%(plugin_dir)r])
 cfg.CONF.set_override('environment_dir', %(env_dir)r)
@@ -64,7 +64,7 @@ def test_loader_returns_nothing_when_the_package_cannot_import(tmp_path):
     shadow.mkdir(parents=True)
     (shadow / '__init__.py').write_text(
         'raise ImportError("half-installed")\n')
-    cli.install_loader(str(tmp_path / 'plugins'))
+    plugin_dir_installer.install_loader(str(tmp_path / 'plugins'))
     code = ('import sys; sys.path.insert(0, %r); '
             'import heat_lifecycle_plugins_loader as l; '
             'print(l.resource_mapping())' % str(tmp_path / 'plugins'))

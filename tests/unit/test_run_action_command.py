@@ -18,7 +18,7 @@ is asked. tests/e2e/test_day_two.py runs it against a real cloud.
 
 import pytest
 
-from heat_lifecycle_plugins import run_action_command as ra
+from heat_lifecycle_plugins.cmd import run_action as ra
 from tests.plugin_env import run_cli
 from tests.unit.test_why_command import assert_one_line_error
 from tests.unit.test_why_command import without_cloud  # noqa: F401

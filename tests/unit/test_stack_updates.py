@@ -13,8 +13,8 @@
 
 import pytest
 
-from heat_lifecycle_plugins import run_action_command
-from heat_lifecycle_plugins import stack_updates
+from heat_lifecycle_plugins.cmd import run_action
+from heat_lifecycle_plugins.cmd import stack_updates
 
 T0, T1 = '2026-11-24T10:00:00Z', '2026-11-24T10:05:00Z'
 
@@ -49,7 +49,7 @@ class Stack(object):
 def test_a_dropped_request_is_sent_again_once():
     stack = Stack(drops=1)
     after = stack_updates.send(stack.update, stack.read,
-                               run_action_command._facts, pause=0)
+                               run_action._facts, pause=0)
     assert stack.sent == 2
     assert after['stack_status'] == 'UPDATE_IN_PROGRESS'
 
@@ -58,14 +58,14 @@ def test_a_request_dropped_twice_is_an_error_not_the_old_failure():
     stack = Stack(drops=2)
     with pytest.raises(stack_updates.Dropped) as raised:
         stack_updates.send(stack.update, stack.read,
-                           run_action_command._facts, pause=0)
+                           run_action._facts, pause=0)
     assert stack.sent == 2
     assert raised.value.after['stack_status'] == 'UPDATE_FAILED'
 
 
 def test_heat_api_statuses_split_into_heats_own():
-    assert run_action_command._facts(
+    assert run_action._facts(
         {'stack_status': 'UPDATE_IN_PROGRESS', 'updated_time': T1}) == (
         'IN_PROGRESS', T1)
-    assert run_action_command._facts(
+    assert run_action._facts(
         {'stack_status': 'CREATE_FAILED'}) == ('FAILED', None)

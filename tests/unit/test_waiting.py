@@ -13,7 +13,7 @@
 
 import datetime
 
-from heat_lifecycle_plugins import waiting
+from heat_lifecycle_plugins.cmd import waiting
 
 NOW = datetime.datetime(2026, 11, 24, 12, 10, 0,
                         tzinfo=datetime.timezone.utc)

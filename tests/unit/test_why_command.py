@@ -119,7 +119,7 @@ def test_heat_unreachable_without_keystone(without_cloud):
 
 def test_list_and_check_do_not_load_the_cloud_clients(without_cloud):
     """Only `why` pays for openstack.config (and its clouds.yaml)."""
-    code = ('import sys; from heat_lifecycle_plugins import cli; '
+    code = ('import sys; from heat_lifecycle_plugins.cmd import cli; '
             'cli.main(["list"]); '
             'print(sorted(m for m in ("openstack", "heatclient") '
             'if m in sys.modules))')

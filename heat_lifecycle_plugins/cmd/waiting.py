@@ -21,7 +21,7 @@ signals (transport and endpoint, from the config it was delivered).
 import datetime
 import urllib.parse
 
-from heat_lifecycle_plugins import diagnosis
+from heat_lifecycle_plugins.cmd import diagnosis
 from heat_lifecycle_plugins import protocol
 
 WAITING = 'waiting'

@@ -9,52 +9,31 @@
 # WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
 # License for the specific language governing permissions and limitations
 # under the License.
-"""`heat-lifecycle-plugins why STACK`: why a stack failed or what it waits for.
+"""heat-api as the commands read it: the user's cloud and Heat's answers.
 
-The thin side of diagnosis.py. It authenticates like the openstack client
-(clouds.yaml, the OS_* variables and --os-* options, through
-openstack.config and keystoneauth1), reads the stack through heat-api with
-python-heatclient, walks into the nested stacks of its failing resources
-(chains, groups, template resources), reads their events and the software
-deployments behind them, and prints what diagnosis.explain finds (for a
-stack still in progress, what waiting.explain finds). The OpenStackClient
-command `openstack lifecycle cause list` runs the same code.
-
-Exit status: 0 when the stack is not failed, 1 when failures were printed,
-2 on bad arguments or when Heat cannot be reached (one line on stderr).
+The cloud is chosen as the openstack client chooses it (clouds.yaml, the
+OS_* variables and --os-* options, through openstack.config and
+keystoneauth1); python-heatclient reads the stack, its nested stacks,
+events and software deployments as plain dicts. Every failure becomes a
+CommandError: one line for the user, exit status 2.
 """
 
 import argparse
 import contextlib
-import json
 import re
-import sys
 
-from heat_lifecycle_plugins import diagnosis
-from heat_lifecycle_plugins import protocol
-from heat_lifecycle_plugins import waiting
+from heat_lifecycle_plugins.cmd import diagnosis
+from heat_lifecycle_plugins.cmd import waiting
 
-EXIT_NOT_FAILED, EXIT_FAILED, EXIT_ERROR = 0, 1, 2
+EXIT_OK, EXIT_FAILED, EXIT_ERROR = 0, 1, 2
 SERVICE_TYPE = 'orchestration'
-# The dests of our own arguments; every other one is a cloud option.
+# The dests of the why command's own arguments; every other one is a cloud
+# option.
 OWN_ARGUMENTS = ('command', 'func', 'stack', 'json')
 
 
-class WhyError(Exception):
-    """Heat cannot be reached or asked: one line for the user."""
-
-
-def add_arguments(parser, argv):
-    """Our arguments, and the cloud's if `argv` runs this command.
-
-    The cloud options come from openstack.config, which reads clouds.yaml
-    when they are registered: only a `why` command line pays for that.
-    """
-    parser.add_argument('stack', metavar='STACK',
-                        help='name or id of the stack')
-    parser.add_argument('--json', action='store_true',
-                        help='print the report as JSON (for CI)')
-    add_cloud_arguments(parser, argv)
+class CommandError(Exception):
+    """Bad input, or Heat cannot be reached or asked: one line."""
 
 
 def add_cloud_arguments(parser, argv):
@@ -68,7 +47,7 @@ def add_cloud_arguments(parser, argv):
     except Exception as exc:
         # Registering only reads the configuration: an unknown --os-cloud,
         # a clouds.yaml that is not YAML or not a map of clouds, ...
-        raise WhyError('cloud configuration: %s' % _one_line(exc))
+        raise CommandError('cloud configuration: %s' % _one_line(exc))
 
 
 def heat_client(args, own=OWN_ARGUMENTS):
@@ -193,7 +172,7 @@ def read_stack(hc, stack_ref):
     return stack, resources, events, deployments
 
 
-def _deadline_settings(hc, resource):
+def deadline_settings(hc, resource):
     """{start_timeout, run_timeout} of a deployment, from its template.
 
     A literal or a {get_param: NAME} of its stack; None when unset or
@@ -218,54 +197,12 @@ def _deadline_settings(hc, resource):
     return settings
 
 
-def _delivered_config(hc, deployment):
+def delivered_config(hc, deployment):
     from heatclient import exc
     try:
         return hc.software_configs.get(deployment['config_id']).to_dict()
     except (exc.HTTPException, KeyError):
         return None
-
-
-def diagnose(hc, stack_ref):
-    """(stack, findings): why it failed, or what it waits for."""
-    stack, resources, events, deployments = read_stack(hc, stack_ref)
-    if not waiting.stack_in_progress(stack):
-        return stack, diagnosis.explain(stack, resources, events,
-                                        deployments)
-    settings, configs = {}, {}
-    for resource in resources:
-        ident = resource.get('physical_resource_id')
-        deployment = deployments.get(ident)
-        if (deployment and deployment.get('status') == protocol.IN_PROGRESS
-                and diagnosis.may_be_deployment(resource)):
-            settings[ident] = _deadline_settings(hc, resource)
-            configs[ident] = _delivered_config(hc, deployment)
-    return stack, waiting.explain(stack, resources, events, deployments,
-                                  settings, configs)
-
-
-def render(stack, findings):
-    if waiting.stack_in_progress(stack):
-        return waiting.render(stack, findings)
-    return diagnosis.render(stack, findings)
-
-
-ROW_COLUMNS = ('#', 'Resource', 'Type', 'Status', 'Role', 'Cause',
-               'Details')
-
-
-def rows(findings):
-    """The findings as table rows (`openstack lifecycle cause list`)."""
-    found = []
-    for number, finding in enumerate(findings, 1):
-        details = diagnosis.detail_lines(finding)
-        if finding.role == waiting.WAITING:
-            details = waiting.detail_lines(finding)
-        found.append((number, '/'.join(finding.path) or '-',
-                      finding.type or '-', finding.status or '-',
-                      finding.role, diagnosis.cause_line(finding, findings),
-                      '\n'.join(details)))
-    return found
 
 
 def _one_line(exc):
@@ -288,53 +225,28 @@ def _unreachable(exc):
 
 @contextlib.contextmanager
 def heat_errors(stack_ref):
-    """Failures of the cloud or of Heat's answers, as one-line WhyErrors."""
+    """Failures of the cloud or of Heat's answers, as CommandErrors."""
     from heatclient import exc as heat_exc
     from keystoneauth1 import exceptions as ks_exc
     from openstack import exceptions as sdk_exc
     try:
         yield
-    except WhyError:
+    except CommandError:
         raise
     except heat_exc.HTTPNotFound:
-        raise WhyError('stack %s not found' % stack_ref)
+        raise CommandError('stack %s not found' % stack_ref)
     except ks_exc.MissingRequiredOptions as exc:
-        raise WhyError('cannot authenticate: %s (set OS_* variables, '
-                       '--os-* options or --os-cloud)' % _one_line(exc))
+        raise CommandError('cannot authenticate: %s (set OS_* variables, '
+                           '--os-* options or --os-cloud)' % _one_line(exc))
     except ks_exc.ConnectFailure as exc:
-        raise WhyError('cannot reach the cloud: %s' % _unreachable(exc))
+        raise CommandError('cannot reach the cloud: %s' % _unreachable(exc))
     except ks_exc.EndpointNotFound as exc:
-        raise WhyError('no orchestration (Heat) endpoint: %s'
-                       % _one_line(exc))
+        raise CommandError('no orchestration (Heat) endpoint: %s'
+                           % _one_line(exc))
     except (ks_exc.ClientException, sdk_exc.SDKException,
             heat_exc.BaseException) as exc:
-        raise WhyError('%s: %s' % (type(exc).__name__, _one_line(exc)))
+        raise CommandError('%s: %s' % (type(exc).__name__, _one_line(exc)))
     except Exception as exc:
         # Never a traceback, but say it is not the cloud's answer.
-        raise WhyError('unexpected %s while reading %s: %s' % (
+        raise CommandError('unexpected %s while reading %s: %s' % (
             type(exc).__name__, stack_ref, _one_line(exc)))
-
-
-def exit_status(stack):
-    return EXIT_FAILED if diagnosis.stack_failed(stack) else EXIT_NOT_FAILED
-
-
-def run(args, client=None):
-    """The command's exit status.
-
-    client: a callable giving python-heatclient (from the cloud options
-    in args when not given).
-    """
-    try:
-        with heat_errors(args.stack):
-            hc = client() if client else heat_client(args)
-            stack, findings = diagnose(hc, args.stack)
-    except WhyError as exc:
-        print('error: %s' % exc, file=sys.stderr)
-        return EXIT_ERROR
-    if args.json:
-        print(json.dumps(diagnosis.as_dict(stack, findings), indent=2,
-                         sort_keys=True))
-    else:
-        print('\n'.join(render(stack, findings)))
-    return exit_status(stack)

@@ -31,13 +31,14 @@ import time
 import uuid
 
 from heat_lifecycle_plugins import action_names
+from heat_lifecycle_plugins import action_requests
+from heat_lifecycle_plugins.cmd import heat_api
+from heat_lifecycle_plugins.cmd import stack_updates
+from heat_lifecycle_plugins.cmd import why
 from heat_lifecycle_plugins import protocol
-from heat_lifecycle_plugins.resources import action_requests
-from heat_lifecycle_plugins import stack_updates
-from heat_lifecycle_plugins import why_command
 
 EXIT_OK, EXIT_FAILED, EXIT_ERROR = 0, 1, 2
-OWN_ARGUMENTS = why_command.OWN_ARGUMENTS + (
+OWN_ARGUMENTS = heat_api.OWN_ARGUMENTS + (
     'resource', 'action', 'input', 'wait', 'wait_timeout', 'poll')
 REQUEST_PROPERTIES = (EXTENDED_ACTION, ACTION_REQUEST, ACTION_INPUTS) = (
     'extended_action', 'action_request', 'action_inputs')
@@ -49,7 +50,7 @@ WIRING_HELP = (
     '{get_param: <a json parameter>} for --input)')
 
 
-class RunActionError(why_command.WhyError):
+class RunActionError(heat_api.CommandError):
     """Bad arguments or a resource that cannot take requests: one line."""
 
 
@@ -75,7 +76,7 @@ def add_arguments(parser, argv):
                         help='seconds to wait (default 3600)')
     parser.add_argument('--poll', type=float, default=2.0,
                         help=argparse.SUPPRESS)
-    why_command.add_cloud_arguments(parser, argv)
+    heat_api.add_cloud_arguments(parser, argv)
 
 
 # -- pure parts: arguments and the template's wiring ----------------------
@@ -316,7 +317,7 @@ class Run(object):
                 raise RunActionError('stack %s has no resource %s' % (
                     self.args.stack, '.'.join(names[:depth + 1])))
             if depth < len(names) - 1:
-                nested = why_command.nested_stack_of(row)
+                nested = heat_api.nested_stack_of(row)
                 if nested is None:
                     raise RunActionError('%s has no nested stack' % '.'.join(
                         names[:depth + 1]))
@@ -380,8 +381,8 @@ class Run(object):
             return EXIT_OK
         self._print('%s of %s: FAILED' % (self.args.action,
                                           self.args.resource))
-        stack, findings = why_command.diagnose(self.hc, stack_id)
-        self._print('\n'.join(why_command.render(stack, findings)))
+        stack, findings = why.diagnose(self.hc, stack_id)
+        self._print('\n'.join(why.render(stack, findings)))
         return EXIT_FAILED
 
     def _outputs(self, stack_id, row):
@@ -411,9 +412,9 @@ def run(args, client=None):
     """
     try:
         inputs = check_arguments(args)
-        with why_command.heat_errors(args.stack):
+        with heat_api.heat_errors(args.stack):
             hc = (client() if client else
-                  why_command.heat_client(args, OWN_ARGUMENTS))
+                  heat_api.heat_client(args, OWN_ARGUMENTS))
             current = Run(hc, args)
             stack_id, row = current.request(inputs)
             if not args.wait:
@@ -426,6 +427,6 @@ def run(args, client=None):
                       file=sys.stderr)
                 return EXIT_FAILED
             return current.result(stack_id, row, stack)
-    except why_command.WhyError as exc:
+    except heat_api.CommandError as exc:
         print('error: %s' % exc, file=sys.stderr)
         return EXIT_ERROR

@@ -22,7 +22,7 @@ import configparser
 import urllib.parse
 
 from heat_lifecycle_plugins.agent import config as agent_config
-from heat_lifecycle_plugins import checks
+from heat_lifecycle_plugins.cmd import checks
 from heat_lifecycle_plugins import config
 from heat_lifecycle_plugins import protocol
 from heat_lifecycle_plugins import releases

@@ -14,7 +14,7 @@
 Pure: the input is what heat-api shows a user, as plain dicts (the stack,
 the resources of it and of the nested stacks it was walked into, their
 events, the software deployments behind them); the output is an ordered
-list of Findings. `heat-lifecycle-plugins why` (why_command.py) reads the
+list of Findings. `heat-lifecycle-plugins why` (why.py) reads the
 API and prints them.
 
 A resource dict has the API's keys (resource_type, resource_status,

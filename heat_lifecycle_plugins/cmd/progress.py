@@ -22,10 +22,10 @@ agent's "started" and heartbeats, or a milestone the tool reported
 import datetime
 import time
 
-from heat_lifecycle_plugins import diagnosis
+from heat_lifecycle_plugins.cmd import diagnosis
+from heat_lifecycle_plugins.cmd import heat_api
+from heat_lifecycle_plugins.cmd import waiting
 from heat_lifecycle_plugins import protocol
-from heat_lifecycle_plugins import waiting
-from heat_lifecycle_plugins import why_command
 
 COLUMNS = ('Deployment', 'Status', 'Elapsed', 'Progress')
 # Nested stacks deeper than this are not listed.
@@ -50,8 +50,8 @@ def with_paths(top_ref, resources):
     """
     top_id = top_ref.split('/')[-1]
     path_of = {top_id: []}
-    nested_of = {why_command.nested_stack_of(r).split('/')[-1]: r
-                 for r in resources if why_command.nested_stack_of(r)}
+    nested_of = {heat_api.nested_stack_of(r).split('/')[-1]: r
+                 for r in resources if heat_api.nested_stack_of(r)}
 
     def path(stack_id, seen=()):
         if stack_id not in path_of:
@@ -76,7 +76,7 @@ def with_paths(top_ref, resources):
 
 def is_deployment(resource):
     return (str(resource.get('resource_type') or '').endswith('Deployment')
-            and not why_command.nested_stack_of(resource))
+            and not heat_api.nested_stack_of(resource))
 
 
 def _elapsed(resource, deployment, now):
@@ -117,7 +117,7 @@ def read(hc, stack_ref):
             continue
         deployment = None
         if resource.get('physical_resource_id'):
-            deployment = why_command.deployment(
+            deployment = heat_api.deployment(
                 hc, resource['physical_resource_id'])
         rows.append(row(resource, deployment, now))
     return stack, rows
