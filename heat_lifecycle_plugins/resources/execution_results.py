@@ -35,10 +35,7 @@ import collections
 
 from oslo_serialization import jsonutils
 
-SUCCESS = 'SUCCESS'
-RUNNING_STATES = ('IDLE', 'RUNNING', 'PAUSED')
-ERROR, CANCELLED = 'ERROR', 'CANCELLED'
-FAILED_STATES = (ERROR, CANCELLED)
+from heat_lifecycle_plugins.clients import executions
 
 CREATE, CHECK = 'CREATE', 'CHECK'
 RESOURCE_ID = 'resource_id'
@@ -63,9 +60,6 @@ Run = collections.namedtuple('Run', 'action workflow execution_id')
 # What the resource holds when a result is read: its physical id (None
 # before it has one) and the merged outputs of earlier executions.
 Held = collections.namedtuple('Held', 'physical_id outputs')
-# An execution and its tasks, as Mistral reports them.
-Execution = collections.namedtuple('Execution', 'state state_info output')
-Task = collections.namedtuple('Task', 'name state state_info published')
 
 # Why an action fails: the kind picks the exception the resource raises.
 WORKFLOW_FAILED, BAD_RESULT, DRIFTED = (
@@ -88,19 +82,6 @@ def clip(text, limit=MAX_REASON_PART):
 
 def _shown(value, limit=MAX_VALUE_SHOWN):
     return clip(jsonutils.dumps(value), limit)
-
-
-def is_running(state):
-    return state in RUNNING_STATES
-
-
-def needs_tasks(state):
-    """Whether interpret() needs the execution's tasks.
-
-    After a failure or a cancel: what they published is kept, the failed
-    tasks' errors are the reason.
-    """
-    return state in FAILED_STATES
 
 
 def execution_params(action, params, outputs, extra_env=None):
@@ -207,7 +188,7 @@ def partial(run, held, tasks):
     published = {}
     for task in tasks:
         values = _as_map(task.published)
-        if task.state == SUCCESS and isinstance(values, dict):
+        if task.state == executions.SUCCESS and isinstance(values, dict):
             published.update(values)
     return _merged(run, held, published)._replace(failure=None)
 
@@ -221,7 +202,7 @@ def failed(run, held, execution, tasks):
     """
     cause = '; '.join(
         'task %s failed: %s' % (task.name, clip(task.state_info))
-        for task in tasks if task.state == ERROR)
+        for task in tasks if task.state == executions.ERROR)
     reason = 'Mistral workflow %s ended %s: %s (execution %s)' % (
         run.workflow, execution.state,
         cause or clip(execution.state_info or '(no state_info)'),
@@ -235,9 +216,9 @@ def interpret(run, held, execution, tasks=()):
 
     tasks: the execution's tasks, read when needs_tasks(state).
     """
-    if execution.state == SUCCESS:
+    if execution.state == executions.SUCCESS:
         return succeeded(run, held, execution.output)
-    if execution.state in FAILED_STATES:
+    if execution.state in executions.FAILED_STATES:
         return failed(run, held, execution, tasks)
     return Outcome(held_id(run, held.physical_id), None, Failure(
         WORKFLOW_FAILED, 'Mistral execution %s of workflow %s is in unknown '
@@ -270,7 +251,7 @@ def checked(run, held, execution, tasks=()):
     failed execution fails it too (drift unknown).
     """
     kept = held_id(run, held.physical_id)
-    if execution.state != SUCCESS:
+    if execution.state != executions.SUCCESS:
         return interpret(run, held, execution, tasks)._replace(
             physical_id=kept, outputs=None)
     output = _as_map(execution.output)
@@ -294,7 +275,7 @@ def checked(run, held, execution, tasks=()):
 
 def decided(run, execution, tasks=()):
     """(replace, Failure or None) of a finished replace_decision execution."""
-    if execution.state != SUCCESS:
+    if execution.state != executions.SUCCESS:
         return None, interpret(run, Held(None, {}), execution, tasks).failure
     output = _as_map(execution.output)
     value = output.get(REPLACE) if isinstance(output, dict) else None

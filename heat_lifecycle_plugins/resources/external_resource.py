@@ -14,14 +14,12 @@
 A drop-in for Heat's in-tree type of the same name, whose actions are
 Mistral workflows.
 
-The class starts and polls executions; what a finished execution means
-(outputs, physical id, drift, failure) is decided in execution_results,
-when to poll in polling, how outputs are kept in stored_outputs; the class
-applies their answers.
+The class holds the schema, validation and actions; WorkflowRuns
+(workflow_runs.py) starts, polls and applies the executions,
+UpdateDecisions (update_decisions.py) decides whether an update replaces
+the resource. Mistral is reached through Heat's client plugin
+`lifecycle_mistral` (clients/mistral_plugin.py).
 """
-
-import collections
-import time
 
 from heat.common import exception
 from heat.common.i18n import _
@@ -30,103 +28,28 @@ from heat.engine import constraints
 from heat.engine import properties
 from heat.engine import resource
 from heat.engine import support
-from oslo_config import cfg
 from oslo_log import log as logging
 from oslo_serialization import jsonutils
 
 from heat_lifecycle_plugins import action_requests
-from heat_lifecycle_plugins import config
-from heat_lifecycle_plugins import heat_internals
-from heat_lifecycle_plugins import mistral_client
+from heat_lifecycle_plugins.clients import mistral_plugin
 from heat_lifecycle_plugins.resources import action_constraints
 from heat_lifecycle_plugins.resources import execution_results as results
-from heat_lifecycle_plugins.resources import polling
-from heat_lifecycle_plugins.resources import stored_outputs
+from heat_lifecycle_plugins.resources import update_decisions
+from heat_lifecycle_plugins.resources import workflow_runs
 
 LOG = logging.getLogger(__name__)
 
-# Resource data keys besides the outputs (stored_outputs): an execution
-# whose result was never read, and what the last CHECK found.
-UNREAD_DATA_KEY = 'unread_execution'
-DRIFT_DATA_KEY = 'drift'
-# Seconds one check_*_complete call may wait for the polls due meanwhile,
-# on a convergence stack (each resource in a thread of its own); a legacy
-# stack's resources share one thread: there a check polls at most once.
-CHECK_BUDGET = 5.0
 # Registered in Heat's heat.constraints entry-point group (setup.cfg).
 WORKFLOW_CONSTRAINT = 'heat_lifecycle_plugins.mistral_workflow'
-# The Run.action of a replace_decision execution (not a Heat action).
-DECISION = 'REPLACE_DECISION'
-
-# What handle_* hands check_*_complete: the execution and its polls.
-Watch = collections.namedtuple('Watch', 'run schedule')
-
-
-class WorkflowFailed(exception.Error):
-    """A Mistral execution ended in ERROR or CANCELLED."""
-
-
-class BadWorkflowResult(exception.Error):
-    """A workflow returned outputs Heat cannot use."""
-
-
-class ExternalThingDrifted(exception.Error):
-    """The CHECK workflow found the external thing missing or different."""
-
-
-class ActionCancelled(exception.Error):
-    """The stack operation was cancelled while an execution ran."""
-
-
-FAILURES = {results.WORKFLOW_FAILED: WorkflowFailed,
-            results.BAD_RESULT: BadWorkflowResult,
-            results.DRIFTED: ExternalThingDrifted}
-
-
-def _opts():
-    return cfg.CONF[config.GROUP.name]
-
-
-def missing_workflow(workflow, endpoint, context):
-    project = getattr(context, 'project_name', None) or context.project_id
-    return ('workflow "%s" does not exist in Mistral at %s, or project %s '
-            'may not use it (it is private to another project)'
-            % (workflow, endpoint, project))
-
-
-class MistralWorkflowConstraint(object):
-    """Heat custom constraint: the value names a Mistral workflow we may use.
-
-    Checked by Heat wherever property values are validated (stack create,
-    update and preview), except for values that come from resources not
-    created yet. Mistral is reached as for the executions (mistral_client).
-    """
-
-    message = _('Value must be the name or id of an existing Mistral '
-                'workflow')
-
-    def __init__(self):
-        self._problem = None
-
-    def validate(self, value, context):
-        try:
-            client = mistral_client.MistralClient(context)
-            if client.workflow_exists(value):
-                return True
-            self._problem = missing_workflow(value, client.endpoint, context)
-        except mistral_client.MistralError as exc:
-            self._problem = 'cannot check workflow "%s": %s' % (value, exc)
-        return False
-
-    def error(self, value):
-        return self._problem or 'workflow "%s" is not valid' % value
 
 
 _ADDED = support.SupportStatus(support.SUPPORTED,
                                _('Added by heat-lifecycle-plugins.'))
 
 
-class ExternalResource(resource.Resource):
+class ExternalResource(workflow_runs.WorkflowRuns,
+                       update_decisions.UpdateDecisions, resource.Resource):
     """A resource managed by user-defined Mistral workflows.
 
     Each Heat action (CREATE, UPDATE, DELETE, SUSPEND, RESUME, CHECK) may
@@ -148,6 +71,8 @@ class ExternalResource(resource.Resource):
     """
 
     support_status = support.SupportStatus(version='9.0.0')
+
+    default_client_name = mistral_plugin.CLIENT_NAME
 
     _ACTION_KEYS = (WORKFLOW, PARAMS) = ('workflow', 'params')
 
@@ -272,292 +197,39 @@ class ExternalResource(resource.Resource):
         ),
     }
 
-    # -- stored state ------------------------------------------------------
-
-    def _mistral(self):
-        return mistral_client.MistralClient(self.context)
-
-    def _outputs(self):
-        return stored_outputs.decode(self.data())
-
-    def _held(self):
-        return results.Held(self.resource_id, self._outputs())
-
-    def _store_outputs(self, outputs):
-        text = stored_outputs.encode(outputs)
-        writes, stale = stored_outputs.plan(text, self.data())
-        for key, value in writes:
-            self.data_set(key, value)
-        for key in stale:
-            self.data_delete(key)
-
-    def _drift(self):
-        """What the last CHECK found (a results.Drift), or None."""
-        stored = self.data().get(DRIFT_DATA_KEY)
-        return results.Drift(**jsonutils.loads(stored)) if stored else None
-
-    def _forget(self, key):
-        if key in self.data():
-            self.data_delete(key)
-
-    # -- starting and polling executions -----------------------------------
-
-    def _path(self, *keys):
-        return [self.stack.t.get_section_name('resources'), self.name,
-                'properties'] + list(keys)
-
-    def _action_spec(self, action, props=None):
-        props = self.properties if props is None else props
-        return (props[self.EX_ACTIONS] or {}).get(action)
-
-    def _start(self, action, props=None, extra_env=None, spec=None,
-               extra_input=None):
-        """Start the action's execution; its Watch, None if no workflow."""
-        props = self.properties if props is None else props
-        spec = spec or self._action_spec(action, props)
-        if not spec:
-            return None
-        self._settle_unread()
-        workflow = spec[self.WORKFLOW]
-        params = results.execution_params(action, spec.get(self.PARAMS),
-                                          self._outputs(), extra_env)
-        client = self._mistral()
-        started = time.monotonic()
-        try:
-            execution_id = client.start_execution(
-                workflow, dict(props[self.INPUT] or {}, **(extra_input or {})),
-                props[self.DESCRIPTION], params)
-        except mistral_client.MistralError as exc:
-            if (exc.status is not None and
-                    not isinstance(exc, mistral_client.MistralUnreachable)
-                    and not client.workflow_exists(workflow)):
-                raise exception.Error('%s: %s' % (
-                    action, missing_workflow(workflow, client.endpoint,
-                                             self.context)))
-            raise
-        LOG.info('%(res)s: %(action)s started Mistral execution %(id)s of '
-                 'workflow %(wf)s', {'res': self, 'action': action,
-                                     'id': execution_id, 'wf': workflow})
-        return Watch(results.Run(action, workflow, execution_id),
-                     polling.Schedule(started, _opts().mistral_poll_interval))
-
-    def _poll_until(self, watch, budget, horizon=polling.HEAT_STEP):
-        """The finished execution, or None if it still runs after `budget`.
-
-        Polls when the schedule says; rides through a Mistral that does
-        not answer for up to mistral_outage_grace seconds.
-        """
-        run, schedule = watch
-        grace = _opts().mistral_outage_grace
-        now = time.monotonic()
-        deadline = now + budget
-        client = None
-        while True:
-            wait = schedule.wait(now, deadline, horizon)
-            if wait is None:
-                return None
-            time.sleep(wait)
-            self._fail_if_stack_cancelled(run)
-            now = time.monotonic()
-            try:
-                client = client or self._mistral()
-                execution = client.execution(run.execution_id, retries=0)
-            except mistral_client.MistralError as exc:
-                if not exc.transient:
-                    raise
-                silent = schedule.unanswered(now)
-                if silent > grace:
-                    raise mistral_client.MistralUnreachable(
-                        'Mistral at %s has not answered for %d s, more than '
-                        '[%s] mistral_outage_grace (%d s), while execution '
-                        '%s of workflow %s ran: %s' % (
-                            getattr(client, 'endpoint', '(not found)'),
-                            silent, config.GROUP.name, grace,
-                            run.execution_id, run.workflow, exc))
-                LOG.warning('%(res)s: no answer from Mistral for %(s)d s '
-                            '(grace %(grace)d s), execution %(id)s: %(exc)s',
-                            {'res': self, 's': silent, 'grace': grace,
-                             'id': run.execution_id, 'exc': exc})
-                now = time.monotonic()
-                continue
-            silent = schedule.answered(now)
-            if silent is not None:
-                LOG.info('%(res)s: Mistral answers again after %(s).0f s',
-                         {'res': self, 's': silent})
-            if not results.is_running(execution.state):
-                return execution
-            now = time.monotonic()
-
-    def _tasks(self, run, state):
-        """The execution's tasks if its state needs them.
-
-        () if Mistral cannot list them.
-        """
-        if not results.needs_tasks(state):
-            return ()
-        try:
-            return self._mistral().tasks(run.execution_id)
-        except mistral_client.MistralError as exc:
-            LOG.warning('%s: could not read the tasks of execution %s: %s',
-                        self, run.execution_id, exc)
-            return ()
-
-    def _outcome(self, run, held, execution):
-        tasks = self._tasks(run, execution.state)
-        if run.action == self.CHECK:
-            return results.checked(run, held, execution, tasks)
-        return results.interpret(run, held, execution, tasks)
-
-    def _apply(self, run, held, outcome):
-        """Hold the physical id, store outputs and drift, raise the failure.
-
-        Small outputs take one database write; the physical id is only
-        set in memory: the state change that ends the action stores it.
-        """
-        self.resource_id = outcome.physical_id
-        if outcome.outputs is not None:
-            size = len(stored_outputs.encode(outcome.outputs))
-            limit = _opts().mistral_max_output_bytes
-            if size > limit:
-                outcome = results.oversized(run, held, outcome, size, limit)
-            self._store_outputs(outcome.outputs)
-        if run.action == self.CHECK and outcome.drift is not None:
-            self.data_set(DRIFT_DATA_KEY,
-                          jsonutils.dumps(outcome.drift._asdict()))
-        elif (run.action in (self.CHECK, self.UPDATE) and
-              outcome.failure is None):
-            self._forget(DRIFT_DATA_KEY)  # in sync, or repaired
-        if outcome.failure is not None:
-            raise FAILURES[outcome.failure.kind](outcome.failure.reason)
-
-    def _check(self, watch):
-        """Poll the execution within CHECK_BUDGET; True once it ended."""
-        if not watch:
-            return True
-        run = watch.run
-        budget = CHECK_BUDGET if self.stack.convergence else 0
-        try:
-            execution = self._poll_until(watch, budget)
-            if execution is None:
-                return False
-            held = self._held()
-            self._apply(run, held, self._outcome(run, held, execution))
-            return True
-        except mistral_client.MistralError:
-            self._note_unread(run)
-            raise
-        finally:
-            # An execution that ran (its result unread: Mistral gone, the
-            # stack cancelled) still holds the CREATE id for DELETE.
-            self.resource_id = results.held_id(run, self.resource_id)
-
-    # -- executions whose result was not read ------------------------------
-
-    def _note_unread(self, run):
-        """Remember an execution whose result was never read."""
-        try:
-            self.data_set(UNREAD_DATA_KEY, jsonutils.dumps(run._asdict()))
-        except Exception as exc:
-            LOG.error('%s: could not note unread execution %s: %s',
-                      self, run.execution_id, exc)
-
-    def _settle_unread(self):
-        """Take in the result of an execution the last action never read.
-
-        The next action (update, delete, ...) does it first, so that its
-        workflow gets the outputs (a resource_id above all): an execution
-        that still runs is cancelled and what it published is kept.
-        """
-        stored = self.data().get(UNREAD_DATA_KEY)
-        if not stored:
-            return
-        run = results.Run(**jsonutils.loads(stored))
-        if run.action == self.CHECK:  # nothing to take in: checked anew
-            self.data_delete(UNREAD_DATA_KEY)
-            return
-        try:
-            execution = self._mistral().execution(run.execution_id)
-        except mistral_client.MistralError as exc:
-            if exc.status != 404:
-                raise
-            LOG.warning('%s: execution %s is gone from Mistral', self,
-                        run.execution_id)
-            execution = None
-        if execution is not None and results.is_running(execution.state):
-            self._cancel_execution(run, 'Heat stopped waiting for it: '
-                                   'the resource %s is taking its next '
-                                   'action' % self.name)
-        elif execution is not None:
-            held = self._held()
-            outcome = self._outcome(run, held, execution)
-            if outcome.failure is not None:
-                LOG.info('%s: the unread execution %s: %s', self,
-                         run.execution_id, outcome.failure.reason)
-            self._apply(run, held, outcome._replace(failure=None,
-                                                    drift=None))
-        self.data_delete(UNREAD_DATA_KEY)
-        LOG.info('%s: took in execution %s of %s', self, run.execution_id,
-                 run.action)
-
-    # -- cancels -----------------------------------------------------------
-
-    def _cancel_execution(self, run, why):
-        """Cancel the running execution in Mistral, keep its partial result."""
-        if not run:
-            return
-        client = self._mistral()
-        try:
-            if client.cancel_execution(run.execution_id, why):
-                LOG.info('%(res)s: cancelled Mistral execution %(id)s: '
-                         '%(why)s', {'res': self, 'id': run.execution_id,
-                                     'why': why})
-        except mistral_client.MistralError as exc:
-            LOG.error('%(res)s: could not cancel Mistral execution %(id)s: '
-                      '%(error)s', {'res': self, 'id': run.execution_id,
-                                    'error': exc})
-        held = self._held()
-        self._apply(run, held, results.partial(
-            run, held, self._tasks(run, results.CANCELLED)))
-
-    def _cancel(self, watch, action):
-        if watch:
-            self._cancel_execution(watch.run, 'Heat cancelled %s of %s'
-                                   % (action, self))
-
-    def _fail_if_stack_cancelled(self, run):
-        """Cancel the execution if the stack operation was cancelled.
-
-        A convergence stack cancel (or a delete) only stops the traversal,
-        marking the stack FAILED; the resource is never told. So compare the
-        stack's traversal with ours.
-        """
-        if not self.stack.convergence or not self.stack.current_traversal:
-            return
-        row = heat_internals.stored_stack(self.context, self.stack.id)
-        if (row is None or
-                row.current_traversal == self.stack.current_traversal or
-                row.status != self.stack.FAILED):
-            return
-        why = 'Heat stack %s: %s' % (self.stack.name, row.status_reason)
-        self._cancel_execution(run, why)
-        raise ActionCancelled('Mistral execution %s of workflow %s was '
-                              'cancelled: %s' % (run.execution_id,
-                                                 run.workflow,
-                                                 row.status_reason))
-
     # -- validation --------------------------------------------------------
 
     def _check_workflows(self, actions):
-        """Each action's workflow exists (Heat's keyed schema did this)."""
-        for action, spec in sorted(actions.items()):
+        """Each workflow exists and gets every input it needs.
+
+        A workflow input without a default must be a key of `input` (the
+        resource passes each workflow only the keys it declares).
+        """
+        given = self.properties[self.INPUT]
+        specs = [((self.EX_ACTIONS, action), spec)
+                 for action, spec in sorted(actions.items())]
+        specs.append(((self.REPLACE_DECISION,),
+                      self.properties[self.REPLACE_DECISION]))
+        plugin = self.client_plugin()
+        for path, spec in specs:
             workflow = (spec or {}).get(self.WORKFLOW)
             if not workflow:
                 continue  # not resolved yet: checked when it runs
-            check = MistralWorkflowConstraint()
-            if not check.validate(workflow, self.context):
-                raise exception.StackValidationFailed(
-                    path=self._path(self.EX_ACTIONS, action, self.WORKFLOW),
-                    message=check.error(workflow))
+            where = self._path(*(path + (self.WORKFLOW,)))
+            try:
+                declared = plugin.workflow_inputs(workflow)
+            except mistral_plugin.WorkflowUnavailable as exc:
+                raise exception.StackValidationFailed(path=where,
+                                                      message=str(exc))
+            lacking = sorted(name for name, has_default in declared.items()
+                             if not has_default and given is not None and
+                             name not in given)
+            if lacking:
+                raise exception.StackValidationFailed(path=where, message=(
+                    'workflow "%s" declares input %s without a default, '
+                    'which property %s of resource %s lacks' % (
+                        workflow, ', '.join(lacking), self.INPUT,
+                        self.name)))
 
     def validate(self):
         super(ExternalResource, self).validate()
@@ -575,88 +247,6 @@ class ExternalResource(resource.Resource):
                     path=self._path(*(path + (results.ENV,))),
                     message='must be a map of environment variables, not '
                             '%s' % results.clip(jsonutils.dumps(env), 100))
-
-    # -- update decisions --------------------------------------------------
-
-    def _repairs(self):
-        """Whether an update repairs a CHECK_FAILED resource in place.
-
-        Yes if the CHECK found the thing different (not missing) and there
-        is an UPDATE workflow to run; Heat replaces it otherwise.
-        """
-        drift = self._drift()
-        return bool((self.action, self.status) == (self.CHECK, self.FAILED)
-                    and drift is not None
-                    and drift.drift == results.DIFFERENT
-                    and self._action_spec(self.UPDATE))
-
-    @property
-    def always_replace_on_check_failed(self):
-        return not self._repairs()
-
-    def needs_replace_failed(self):
-        # A failed request (a custom action) leaves the thing as it was:
-        # the next update runs in place.
-        if action_requests.failed_request(self.action, self.data()):
-            return False
-        return not self._repairs()
-
-    def _needs_update(self, after, before, after_props, before_props,
-                      prev_resource, check_init_complete=True):
-        old_input = before_props[self.INPUT] or {}
-        new_input = after_props[self.INPUT] or {}
-        for name in after_props[self.REPLACE_ON_CHANGE] or []:
-            if old_input.get(name) != new_input.get(name):
-                LOG.info('%(res)s: input %(name)s changed; replacing',
-                         {'res': self, 'name': name})
-                raise resource.UpdateReplace(self)
-        # Heat's own rules first: a FAILED resource is replaced, never
-        # "repaired" by the UPDATE workflow (but for a thing CHECK found
-        # different, see _repairs).
-        changed = super(ExternalResource, self)._needs_update(
-            after, before, after_props, before_props, prev_resource,
-            check_init_complete)
-        if self._repairs():
-            return True
-        if (changed and old_input != new_input and
-                after_props[self.REPLACE_DECISION] and
-                self._decides_replace(after_props, old_input)):
-            raise resource.UpdateReplace(self)
-        return changed or bool(after_props[self.ALWAYS_UPDATE])
-
-    def _decides_replace(self, props, old_input):
-        """Run the replace_decision workflow and wait: True to replace.
-
-        Heat waits for it before updating; its errors fail the update.
-        """
-        timeout = _opts().mistral_decision_timeout
-        watch = None
-        try:
-            watch = self._start(DECISION, props, spec=props[
-                self.REPLACE_DECISION], extra_env={
-                    results.ENV_PREVIOUS_INPUT: old_input})
-            execution = self._poll_until(watch, timeout, horizon=timeout)
-            if execution is None:
-                self._cancel_execution(watch.run, 'no decision in %d s'
-                                       % timeout)
-                raise WorkflowFailed(
-                    'replace_decision workflow %s did not decide within %d '
-                    's ([%s] mistral_decision_timeout), execution %s' % (
-                        watch.run.workflow, timeout, config.GROUP.name,
-                        watch.run.execution_id))
-            replace, failure = results.decided(
-                watch.run, execution,
-                self._tasks(watch.run, execution.state))
-            if failure is not None:
-                raise FAILURES[failure.kind](failure.reason)
-        except Exception as exc:
-            # Raised before Heat records an UPDATE: the failure must be a
-            # ResourceFailure for the stack to fail (and not hang).
-            raise exception.ResourceFailure(exc, self, self.UPDATE)
-        LOG.info('%(res)s: replace_decision workflow %(wf)s decided to '
-                 '%(what)s', {'res': self, 'wf': watch.run.workflow,
-                              'what': 'replace' if replace else 'update'})
-        return replace
 
     # -- actions -----------------------------------------------------------
 

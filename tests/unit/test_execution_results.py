@@ -16,6 +16,7 @@ No Heat, no Mistral: the values below are what a real Mistral 23 returned.
 
 import pytest
 
+from heat_lifecycle_plugins.clients import executions as ex
 from heat_lifecycle_plugins.resources import execution_results as er
 
 CREATE = er.Run('CREATE', 'thing_create', 'exec-create')
@@ -24,27 +25,27 @@ NEW = er.Held(None, {})
 MADE = er.Held('thing-1', {'resource_id': 'thing-1', 'size': 1})
 
 # Mistral 23: output and published are JSON strings, state_info text.
-SUCCEEDED = er.Execution('SUCCESS', None,
+SUCCEEDED = ex.Execution('SUCCESS', None,
                          '{"resource_id": "thing-1", "size": 2}')
 FAILED_INFO = (
     'Failure caused by error in tasks: boom\n\n  boom [task_ex_id=10cafb0e-'
     'f43f-4456-addb-536f4716140e] -> the thing could not be finished\n    '
     '[action_ex_id=b8ae0fe4-ca8c-406d-8382-8f11a3208ebb, idx=0]: the thing '
     'could not be finished\n')
-FAILED = er.Execution(
+FAILED = ex.Execution(
     'ERROR', FAILED_INFO,
     '{"result": "Failure caused by error in tasks: boom", '
     '"resource_id": "half-made-1", "n": 3}')
 FAILED_TASKS = [  # in the order Mistral lists them
-    er.Task('boom', 'ERROR', 'the thing could not be finished', '{}'),
-    er.Task('post', 'SUCCESS', None, '{"resource_id": "half-made-1", '
+    ex.Task('boom', 'ERROR', 'the thing could not be finished', '{}'),
+    ex.Task('post', 'SUCCESS', None, '{"resource_id": "half-made-1", '
                                      '"n": 3}'),
 ]
-CANCELLED = er.Execution('CANCELLED', 'Heat stack s: Stack CREATE cancelled',
+CANCELLED = ex.Execution('CANCELLED', 'Heat stack s: Stack CREATE cancelled',
                          '{"result": "Heat stack s: Stack CREATE cancelled"}')
 CANCELLED_TASKS = [
-    er.Task('first', 'SUCCESS', None, '{"made": true}'),
-    er.Task('wait', 'RUNNING', None, '{}'),
+    ex.Task('first', 'SUCCESS', None, '{"made": true}'),
+    ex.Task('wait', 'RUNNING', None, '{}'),
 ]
 
 
@@ -55,19 +56,19 @@ def test_success_merges_outputs_and_takes_the_resource_id():
 
 
 def test_success_without_resource_id_keeps_the_physical_id():
-    execution = er.Execution('SUCCESS', None, '{"size": 5}')
+    execution = ex.Execution('SUCCESS', None, '{"size": 5}')
     out = er.interpret(UPDATE, MADE, execution)
     assert out == er.Outcome('thing-1', {'resource_id': 'thing-1',
                                          'size': 5}, None)
 
 
 def test_create_without_resource_id_is_its_execution_id():
-    execution = er.Execution('SUCCESS', None, '{"note": "created"}')
+    execution = ex.Execution('SUCCESS', None, '{"note": "created"}')
     assert er.interpret(CREATE, NEW, execution).physical_id == 'exec-create'
 
 
 def test_a_later_execution_id_never_becomes_the_physical_id():
-    execution = er.Execution('SUCCESS', None, '{}')
+    execution = ex.Execution('SUCCESS', None, '{}')
     assert er.interpret(UPDATE, MADE, execution).physical_id == 'thing-1'
     # Even when no id is held yet (a resource created by another type).
     assert er.interpret(UPDATE, er.Held(None, {}), execution) \
@@ -76,13 +77,13 @@ def test_a_later_execution_id_never_becomes_the_physical_id():
 
 def test_empty_output_still_stores_the_outputs_once():
     for output in ('', '{}', {}):
-        out = er.interpret(UPDATE, MADE, er.Execution('SUCCESS', None,
+        out = er.interpret(UPDATE, MADE, ex.Execution('SUCCESS', None,
                                                       output))
         assert out == er.Outcome('thing-1', MADE.outputs, None)
 
 
 def test_outputs_as_a_map_are_taken_as_they_are():
-    execution = er.Execution('SUCCESS', None, {'resource_id': 7})
+    execution = ex.Execution('SUCCESS', None, {'resource_id': 7})
     assert er.interpret(CREATE, NEW, execution) == er.Outcome(
         '7', {'resource_id': 7}, None)
 
@@ -94,7 +95,7 @@ def test_outputs_as_a_map_are_taken_as_they_are():
     (None, 'null'),
 ])
 def test_outputs_that_are_no_map_fail_and_keep_the_create_id(output, shown):
-    out = er.interpret(CREATE, NEW, er.Execution('SUCCESS', None, output))
+    out = er.interpret(CREATE, NEW, ex.Execution('SUCCESS', None, output))
     assert out == er.Outcome('exec-create', None, er.Failure(
         er.BAD_RESULT, 'workflow thing_create returned %s instead of a map '
         'of outputs' % shown))
@@ -110,7 +111,7 @@ def test_outputs_that_are_no_map_fail_and_keep_the_create_id(output, shown):
      'keeps at most 255: ' + 'x' * 60 + '...'),
 ])
 def test_a_bad_resource_id_fails_but_every_output_is_kept(value, problem):
-    execution = er.Execution('SUCCESS', None,
+    execution = ex.Execution('SUCCESS', None,
                              '{"resource_id": %s, "size": 3}' % value)
     out = er.interpret(CREATE, NEW, execution)
     assert out.physical_id == 'exec-create'
@@ -120,7 +121,7 @@ def test_a_bad_resource_id_fails_but_every_output_is_kept(value, problem):
 
 
 def test_a_bad_resource_id_after_create_keeps_the_held_id():
-    execution = er.Execution('SUCCESS', None, '{"resource_id": [1]}')
+    execution = ex.Execution('SUCCESS', None, '{"resource_id": [1]}')
     out = er.interpret(UPDATE, MADE, execution)
     assert out.physical_id == 'thing-1'
     assert out.failure.kind == er.BAD_RESULT
@@ -154,21 +155,21 @@ def test_failure_without_tasks_quotes_state_info():
 
 
 def test_failure_without_any_reason_says_so():
-    out = er.interpret(UPDATE, MADE, er.Execution('ERROR', None, '{}'))
+    out = er.interpret(UPDATE, MADE, ex.Execution('ERROR', None, '{}'))
     assert 'ended ERROR: (no state_info)' in out.failure.reason
     assert out.physical_id == 'thing-1' and out.outputs is None
 
 
 def test_long_errors_are_clipped():
-    tasks = [er.Task('t', 'ERROR', 'e' * 1000, '{}')]
-    reason = er.interpret(UPDATE, MADE, er.Execution('ERROR', None, ''),
+    tasks = [ex.Task('t', 'ERROR', 'e' * 1000, '{}')]
+    reason = er.interpret(UPDATE, MADE, ex.Execution('ERROR', None, ''),
                           tasks).failure.reason
     assert 'task t failed: ' + 'e' * 600 + '... (execution' in reason
 
 
 def test_every_failed_task_is_named():
-    tasks = [er.Task('a', 'ERROR', 'first', '{}'),
-             er.Task('b', 'ERROR', 'second', '{}')]
+    tasks = [ex.Task('a', 'ERROR', 'first', '{}'),
+             ex.Task('b', 'ERROR', 'second', '{}')]
     reason = er.interpret(UPDATE, MADE, FAILED, tasks).failure.reason
     assert 'task a failed: first; task b failed: second' in reason
 
@@ -189,16 +190,16 @@ def test_partial_result_after_a_cancel_by_heat():
 
 
 def test_partial_results_ignore_a_bad_id_and_unreadable_values():
-    tasks = [er.Task('a', 'SUCCESS', None, '{"resource_id": [1], "k": 1}'),
-             er.Task('b', 'SUCCESS', None, 'not json'),
-             er.Task('c', 'ERROR', 'x', '{"lost": 1}')]
+    tasks = [ex.Task('a', 'SUCCESS', None, '{"resource_id": [1], "k": 1}'),
+             ex.Task('b', 'SUCCESS', None, 'not json'),
+             ex.Task('c', 'ERROR', 'x', '{"lost": 1}')]
     out = er.partial(CREATE, NEW, tasks)
     assert out == er.Outcome('exec-create', {'resource_id': [1], 'k': 1},
                              None)
 
 
 def test_unknown_state_fails_clearly():
-    out = er.interpret(CREATE, NEW, er.Execution('WEIRD', None, None))
+    out = er.interpret(CREATE, NEW, ex.Execution('WEIRD', None, None))
     assert out == er.Outcome('exec-create', None, er.Failure(
         er.WORKFLOW_FAILED, 'Mistral execution exec-create of workflow '
         'thing_create is in unknown state WEIRD'))
@@ -209,8 +210,8 @@ def test_unknown_state_fails_clearly():
     ('SUCCESS', False, False), ('ERROR', False, True),
     ('CANCELLED', False, True)])
 def test_states(state, running, needs_tasks):
-    assert er.is_running(state) is running
-    assert er.needs_tasks(state) is needs_tasks
+    assert ex.is_running(state) is running
+    assert ex.needs_tasks(state) is needs_tasks
 
 
 def test_create_gets_its_params_as_they_are():
@@ -240,7 +241,7 @@ def test_delete_is_skipped_only_when_create_never_started():
 # -- outputs over the limit ----------------------------------------------
 
 def test_oversized_outputs_keep_the_held_ones_and_the_new_resource_id():
-    execution = er.Execution('SUCCESS', None,
+    execution = ex.Execution('SUCCESS', None,
                              '{"resource_id": "thing-2", "blob": "xx"}')
     outcome = er.interpret(UPDATE, MADE, execution)
     out = er.oversized(UPDATE, MADE, outcome, 70000, 65536)
@@ -255,7 +256,7 @@ def test_oversized_outputs_keep_the_held_ones_and_the_new_resource_id():
 
 
 def test_oversized_create_without_resource_id_keeps_nothing_new():
-    execution = er.Execution('SUCCESS', None, '{"blob": "xx"}')
+    execution = ex.Execution('SUCCESS', None, '{"blob": "xx"}')
     outcome = er.interpret(CREATE, NEW, execution)
     out = er.oversized(CREATE, NEW, outcome, 2000000, 1048576)
     assert (out.physical_id, out.outputs) == ('exec-create', {})
@@ -270,14 +271,14 @@ CHECK = er.Run('CHECK', 'thing_check', 'exec-check')
     '{"drift": null, "reason": "all fine"}', '{}', '{"drift": false}',
     '{"drift": ""}'])
 def test_check_in_sync_merges_nothing(output):
-    execution = er.Execution('SUCCESS', None, output)
+    execution = ex.Execution('SUCCESS', None, output)
     assert er.checked(CHECK, MADE, execution) == er.Outcome(
         'thing-1', None, None, None)
 
 
 @pytest.mark.parametrize('drift', ['missing', 'different'])
 def test_check_drift_fails_with_the_workflows_reason(drift):
-    execution = er.Execution(
+    execution = ex.Execution(
         'SUCCESS', None, '{"drift": "%s", "reason": "size is 9, not 2", '
         '"resource_id": "other"}' % drift)
     out = er.checked(CHECK, MADE, execution)
@@ -289,13 +290,13 @@ def test_check_drift_fails_with_the_workflows_reason(drift):
 
 
 def test_check_drift_without_reason():
-    execution = er.Execution('SUCCESS', None, '{"drift": "missing"}')
+    execution = ex.Execution('SUCCESS', None, '{"drift": "missing"}')
     assert er.checked(CHECK, MADE, execution).drift == er.Drift(
         'missing', '(no reason given)')
 
 
 def test_check_with_an_unknown_drift_is_a_bad_result():
-    execution = er.Execution('SUCCESS', None, '{"drift": "gone"}')
+    execution = ex.Execution('SUCCESS', None, '{"drift": "gone"}')
     out = er.checked(CHECK, MADE, execution)
     assert out.drift is None
     assert out.failure == er.Failure(
@@ -321,14 +322,14 @@ DECIDE = er.Run('REPLACE_DECISION', 'thing_decide', 'exec-decide')
 @pytest.mark.parametrize('output,replace', [
     ('{"replace": true}', True), ('{"replace": false, "why": "x"}', False)])
 def test_decision(output, replace):
-    execution = er.Execution('SUCCESS', None, output)
+    execution = ex.Execution('SUCCESS', None, output)
     assert er.decided(DECIDE, execution) == (replace, None)
 
 
 @pytest.mark.parametrize('output,shown', [
     ('{"replace": "yes"}', '"yes"'), ('{}', 'null'), ('[true]', 'null')])
 def test_a_decision_that_is_not_a_boolean_is_a_bad_result(output, shown):
-    execution = er.Execution('SUCCESS', None, output)
+    execution = ex.Execution('SUCCESS', None, output)
     assert er.decided(DECIDE, execution) == (None, er.Failure(
         er.BAD_RESULT, 'replace_decision workflow thing_decide returned '
         'replace = %s: it must be true (replace the resource) or false '

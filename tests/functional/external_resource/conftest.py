@@ -161,6 +161,20 @@ replace_maybe:
   tasks:
     decide:
       action: std.noop
+
+echo_size_only:
+  input: [size]
+  output:
+    size_seen: <%% $.size %%>
+  tasks:
+    done:
+      action: std.noop
+
+needs_owner:
+  input: [owner, size: 1]
+  tasks:
+    done:
+      action: std.noop
 """ % {'input': _INPUT}
 
 

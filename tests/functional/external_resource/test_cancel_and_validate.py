@@ -15,6 +15,8 @@ Also the errors reported at stack-validate time. (Mistral outages:
 test_outage.)
 """
 
+import json
+
 from oslo_config import cfg
 import pytest
 
@@ -152,6 +154,39 @@ def test_missing_workflow_is_reported_when_the_stack_is_validated(
     assert ('workflow "no_such_workflow" does not exist in Mistral at %s, '
             'or project test_tenant may not use it (it is private to '
             'another project)' % mistral.url) in error
+
+
+ONE_INPUT = '''
+heat_template_version: 2016-10-14
+resources:
+  thing:
+    type: OS::Mistral::ExternalResource
+    properties:
+      actions:
+        CREATE: {workflow: %s}
+      input: {store: http://127.0.0.1:1, size: 3, color: red}
+outputs:
+  output: {value: {get_attr: [thing, output]}}
+'''
+
+
+def test_each_workflow_gets_only_the_inputs_it_declares(heat, mistral):
+    # Mistral refuses an input a workflow does not declare: before, every
+    # workflow had to declare every key of `input`.
+    ident = heat.create(ONE_INPUT % 'echo_size_only')
+    assert heat.outputs(ident)['output']['size_seen'] == 3
+    [execution] = executions_of(mistral, 'echo_size_only')
+    assert json.loads(execution.input) == {'size': 3}
+    heat.delete(ident)
+
+
+def test_a_workflow_input_the_resource_lacks_is_refused_naming_both(heat):
+    with pytest.raises(Exception) as refused:
+        heat.create(ONE_INPUT % 'needs_owner')
+    error = str(refused.value)
+    assert 'resources.thing.properties.actions.CREATE.workflow' in error
+    assert ('workflow "needs_owner" declares input owner without a '
+            'default, which property input of resource thing lacks') in error
 
 
 def test_params_env_must_be_a_map(heat):

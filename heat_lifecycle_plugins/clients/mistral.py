@@ -11,20 +11,14 @@
 # under the License.
 """The Mistral v2 calls of our resources, with bounded retries.
 
-Mistral is found as Heat's own resources find it: through Heat's `mistral`
-client plugin, which looks the `workflowv2` endpoint up in the request's
-Keystone catalog (interface from `[clients_mistral] endpoint_type`, region
-from the request or `region_name_for_services`). Requests carry the
-request context's auth plugin: the user's token, or the stack's trust when
-heat-engine acts on the user's behalf.
-
-The client is built here rather than taken from the plugin's client(): on
-every supported Heat (24.1 to 27.0, the same code) that client sends its
-requests through the context's Keystone session, which has no request
-timeout (a Mistral that accepts a connection and never answers would hold
-the engine's thread for good) and ignores the `[clients_mistral]` TLS
-options (ca_file, cert_file, key_file, insecure), which it honours here.
-Errors name the endpoint.
+mistral_plugin.py (Heat's client plugin `lifecycle_mistral`) finds the
+endpoint and makes this client for a request context. It is not Heat's
+`mistral` plugin's client: on every supported Heat (24.1 to 27.0, the same
+code) that one sends its requests through the context's Keystone session,
+which has no request timeout (a Mistral that accepts a connection and
+never answers would hold the engine's thread for good) and ignores the
+`[clients_mistral]` TLS options (ca_file, cert_file, key_file, insecure),
+which this one honours. Errors name the endpoint.
 """
 
 import time
@@ -38,13 +32,13 @@ from oslo_log import log as logging
 from oslo_serialization import jsonutils
 import requests
 
+from heat_lifecycle_plugins.clients import executions
 from heat_lifecycle_plugins import config
 from heat_lifecycle_plugins import heat_internals
-from heat_lifecycle_plugins.resources import execution_results
 
 LOG = logging.getLogger(__name__)
 
-CLIENT_NAME = 'mistral'  # Heat's client plugin, and its [clients_*] group
+OPTIONS_CLIENT = 'mistral'  # whose [clients_*] options we honour
 SERVICE_TYPE = 'workflowv2'
 BACKOFF_START = 0.5  # seconds before the first retry; doubles each time
 BACKOFF_MAX = 8.0
@@ -94,41 +88,23 @@ def _opts():
     return cfg.CONF[config.GROUP.name]
 
 
-def endpoint(context):
-    """The Mistral URL of the request's catalog, through Heat's plugin."""
-    plugin = context.clients.client_plugin(CLIENT_NAME)
-    interface = heat_internals.client_option(CLIENT_NAME, 'endpoint_type')
-    try:
-        return plugin.url_for(service_type=SERVICE_TYPE,
-                              endpoint_type=interface)
-    except ka_exceptions.EndpointNotFound:
-        raise MistralError(
-            'the Keystone catalog has no Mistral (%s) endpoint with '
-            'interface %s: Mistral is not available in this cloud'
-            % (SERVICE_TYPE, interface))
-    except (ka_exceptions.ClientException, _CONNECT_ERRORS) as exc:
-        raise MistralUnreachable('could not look the Mistral (%s) endpoint '
-                                 'up in the Keystone catalog: %s'
-                                 % (SERVICE_TYPE, _message_of(exc)))
-
-
 def tls_options():
     """mistralclient's TLS arguments from [clients_mistral] / [clients]."""
     option = heat_internals.client_option
-    return {'cacert': option(CLIENT_NAME, 'ca_file'),
-            'insecure': option(CLIENT_NAME, 'insecure'),
-            'cert': option(CLIENT_NAME, 'cert_file'),
-            'key': option(CLIENT_NAME, 'key_file')}
+    return {'cacert': option(OPTIONS_CLIENT, 'ca_file'),
+            'insecure': option(OPTIONS_CLIENT, 'insecure'),
+            'cert': option(OPTIONS_CLIENT, 'cert_file'),
+            'key': option(OPTIONS_CLIENT, 'key_file')}
 
 
 class MistralClient(object):
-    """The calls our resources make, for one request context."""
+    """The calls our resources make, as the request's auth plugin."""
 
-    def __init__(self, context):
+    def __init__(self, endpoint, auth_plugin):
         opts = _opts()
         self.retries = opts.mistral_request_retries
-        self.endpoint = endpoint(context)
-        session = ka_session.Session(auth=context.auth_plugin,
+        self.endpoint = endpoint
+        session = ka_session.Session(auth=auth_plugin,
                                      timeout=opts.mistral_request_timeout)
         try:
             self._client = mistral_client.client(
@@ -136,7 +112,7 @@ class MistralClient(object):
         except ValueError as exc:  # a CA file that is not there
             raise MistralError('cannot use Mistral at %s with the TLS '
                                'options of [clients_%s]: %s'
-                               % (self.endpoint, CLIENT_NAME, exc))
+                               % (self.endpoint, OPTIONS_CLIENT, exc))
 
     def _call(self, what, func, *args, retry_server_errors=True,
               retries=None, **kwargs):
@@ -184,20 +160,32 @@ class MistralClient(object):
 
     # -- workflows ---------------------------------------------------------
 
-    def workflow_exists(self, identifier):
-        """Whether the request's project sees the workflow.
+    def workflow(self, identifier):
+        """The workflow the request's project sees, or None.
 
         Mistral answers 404 alike for a workflow that does not exist and
         for one private to another project.
         """
         try:
-            self._call('get workflow %s' % identifier,
-                       self._client.workflows.get, identifier)
+            return self._call('get workflow %s' % identifier,
+                              self._client.workflows.get, identifier)
         except MistralError as exc:
             if exc.status == 404:
-                return False
+                return None
             raise
-        return True
+
+    def workflow_exists(self, identifier):
+        return self.workflow(identifier) is not None
+
+    def workflow_inputs(self, identifier):
+        """{name: has a default} of the inputs a workflow declares.
+
+        None when the project does not see the workflow.
+        """
+        found = self.workflow(identifier)
+        if found is None:
+            return None
+        return declared_inputs(getattr(found, 'input', None) or '')
 
     # -- executions --------------------------------------------------------
 
@@ -211,17 +199,17 @@ class MistralClient(object):
         return execution.id
 
     def execution(self, execution_id, retries=None):
-        """An execution_results.Execution, values as Mistral sends them."""
+        """An executions.Execution, values as Mistral sends them."""
         execution = self._call('get execution %s' % execution_id,
                                self._client.executions.get, execution_id,
                                retries=retries)
-        return execution_results.Execution(
+        return executions.Execution(
             execution.state, execution.state_info, execution.output)
 
     def cancel_execution(self, execution_id, reason):
         """Cancel an execution that may still run; False if already over."""
         state = self.execution(execution_id).state
-        if not execution_results.is_running(state):
+        if not executions.is_running(state):
             return False
         # executions.update() cannot send state_info, the reason Mistral
         # records; the manager's own PUT helper can.
@@ -236,7 +224,35 @@ class MistralClient(object):
         tasks = self._call('list tasks of execution %s' % execution_id,
                            self._client.tasks.list,
                            workflow_execution_id=execution_id)
-        return [execution_results.Task(task.name, task.state,
-                                       task.state_info,
-                                       getattr(task, 'published', None))
+        return [executions.Task(task.name, task.state,
+                                task.state_info,
+                                getattr(task, 'published', None))
                 for task in tasks]
+
+
+def _top_level_parts(text):
+    """text split at the commas outside brackets and quotes."""
+    parts, depth, quote, start = [], 0, None, 0
+    for i, char in enumerate(text):
+        if quote:
+            quote = None if char == quote else quote
+        elif char in '"\'':
+            quote = char
+        elif char in '[{(':
+            depth += 1
+        elif char in ']})':
+            depth -= 1
+        elif char == ',' and depth == 0:
+            parts.append(text[start:i])
+            start = i + 1
+    parts.append(text[start:])
+    return [p.strip() for p in parts if p.strip()]
+
+
+def declared_inputs(spec):
+    """{name: has a default} of Mistral's input text ("a, b=1, c=null")."""
+    inputs = {}
+    for part in _top_level_parts(spec):
+        name, sep, _default = part.partition('=')
+        inputs[name.strip()] = bool(sep)
+    return inputs

@@ -13,7 +13,7 @@
 
 import pytest
 
-from heat_lifecycle_plugins.resources import polling
+from heat_lifecycle_plugins.clients import executions as polling
 
 
 @pytest.mark.parametrize('age,expected', [

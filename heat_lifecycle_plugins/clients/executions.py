@@ -1,0 +1,150 @@
+# Licensed under the Apache License, Version 2.0 (the "License"); you may
+# not use this file except in compliance with the License. You may obtain
+# a copy of the License at
+#
+#      http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+# WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+# License for the specific language governing permissions and limitations
+# under the License.
+"""Mistral executions as the client layer reports and polls them.
+
+Execution and Task hold what Mistral reports (states, state_info, output
+and published values as it sends them). Schedule says when to ask again
+about a running execution: every tenth of its age, at least every
+FIRST_INTERVAL and at most every `longest` seconds, so a short workflow is
+seen to end a fraction of a second after it did and a long one costs few
+calls (about 45 over a minute with a 3 s cap, against one a second for the
+in-tree type). poll_until() runs that schedule within a check's budget.
+
+Heat calls a check_*_complete about one second (HEAT_STEP) after the last
+one returned. So that polls keep to the schedule in between, one check may
+wait for the next poll when it is due sooner than that, within its budget.
+While Mistral does not answer (a restart), polls go on at least every
+OUTAGE_RETRY seconds; poll_until gives up once it has not answered for
+longer than the grace it is given.
+"""
+
+import collections
+from oslo_log import log as logging
+import time
+
+LOG = logging.getLogger(__name__)
+
+SUCCESS = 'SUCCESS'
+RUNNING_STATES = ('IDLE', 'RUNNING', 'PAUSED')
+ERROR, CANCELLED = 'ERROR', 'CANCELLED'
+FAILED_STATES = (ERROR, CANCELLED)
+
+# An execution and its tasks, as Mistral reports them.
+Execution = collections.namedtuple('Execution', 'state state_info output')
+Task = collections.namedtuple('Task', 'name state state_info published')
+
+
+def is_running(state):
+    return state in RUNNING_STATES
+
+
+def needs_tasks(state):
+    """Whether a result needs the execution's tasks read too.
+
+    After a failure or a cancel: what they published is kept, the failed
+    tasks' errors are the reason.
+    """
+    return state in FAILED_STATES
+
+
+FIRST_INTERVAL = 0.2
+AGE_FRACTION = 0.1
+HEAT_STEP = 1.0
+OUTAGE_RETRY = 1.0
+
+
+def interval(age, longest):
+    """Seconds from a poll to the next, for an execution `age` seconds old."""
+    return min(longest, max(FIRST_INTERVAL, age * AGE_FRACTION))
+
+
+class Schedule(object):
+    """The polls of one execution, started at `started`."""
+
+    def __init__(self, started, longest):
+        self.started = started
+        self.longest = longest
+        self.next_poll = started
+        self.unanswered_since = None
+
+    def wait(self, now, deadline, horizon=HEAT_STEP):
+        """Seconds to sleep before the next poll; None: return to Heat.
+
+        None when the next poll is due `horizon` seconds or more from now
+        (by default when Heat calls again first), or after `deadline` (the
+        end of this check's budget).
+        """
+        wait = max(0.0, self.next_poll - now)
+        if wait >= horizon or now + wait > deadline:
+            return None
+        return wait
+
+    def answered(self, now):
+        """Mistral answered a poll at `now`; seconds it had not, or None."""
+        silent = (None if self.unanswered_since is None
+                  else now - self.unanswered_since)
+        self.unanswered_since = None
+        self.next_poll = now + interval(now - self.started, self.longest)
+        return silent
+
+    def unanswered(self, now):
+        """A poll at `now` got no answer; seconds Mistral has not answered."""
+        if self.unanswered_since is None:
+            self.unanswered_since = now
+        self.next_poll = now + max(OUTAGE_RETRY,
+                                   interval(now - self.started,
+                                            self.longest))
+        return now - self.unanswered_since
+
+
+class Silent(Exception):
+    """Mistral has not answered for longer than the grace allowed."""
+
+
+def poll_until(read, schedule, budget, grace, before_poll=None,
+               horizon=HEAT_STEP, clock=time.monotonic, sleep=time.sleep):
+    """The finished Execution, or None if it still runs after `budget` s.
+
+    read(): the execution now, raising an exception with a true
+    `transient` attribute when Mistral does not answer; before_poll():
+    called before each poll (raises to stop). Rides through a Mistral that
+    does not answer for up to `grace` seconds, then raises Silent.
+    """
+    now = clock()
+    deadline = now + budget
+    while True:
+        wait = schedule.wait(now, deadline, horizon)
+        if wait is None:
+            return None
+        sleep(wait)
+        if before_poll is not None:
+            before_poll()
+        now = clock()
+        try:
+            execution = read()
+        except Exception as exc:
+            if not getattr(exc, 'transient', False):
+                raise
+            silent = schedule.unanswered(now)
+            if silent > grace:
+                raise Silent(silent, exc)
+            LOG.warning('no answer from Mistral for %(s)d s (grace '
+                        '%(grace)d s): %(exc)s',
+                        {'s': silent, 'grace': grace, 'exc': exc})
+            now = clock()
+            continue
+        silent = schedule.answered(now)
+        if silent is not None:
+            LOG.info('Mistral answers again after %.0f s', silent)
+        if not is_running(execution.state):
+            return execution
+        now = clock()
