@@ -17,7 +17,7 @@ set something) or FAIL (the command exits non-zero).
 
 import collections
 
-from heat_lifecycle_plugins import heat_internals
+from heat_lifecycle_plugins import heat_contract
 from heat_lifecycle_plugins import releases
 
 OK, WARN, FAIL = 'ok', 'warn', 'FAIL'
@@ -58,10 +58,10 @@ def release_findings(version):
 
 def boundary_findings(version):
     """Whether every internal Heat name the package uses holds."""
-    problems = heat_internals.contract_problems(version)
+    problems = heat_contract.contract_problems(version)
     if not problems:
-        checked = sum(1 for name in heat_internals.CONTRACT
-                      if heat_internals.applies(name, version))
+        checked = sum(1 for name in heat_contract.CONTRACT
+                      if heat_contract.applies(name, version))
         return [Finding(OK, 'boundary', 'the %d internal Heat names the '
                         'package uses hold on this release' % checked)]
     return [Finding(FAIL, 'boundary', problem) for problem in problems]

@@ -19,7 +19,7 @@ action_inputs when given). Then it waits for the update, printing the
 resource's new events, and prints the result: the outputs, or why it
 failed (the `why` command's diagnosis).
 
-The client and authentication are why_command's. Exit status: 0 the action
+The client and authentication are heat_api's. Exit status: 0 the action
 succeeded (or was requested, with --no-wait), 1 it failed, 2 bad
 arguments, a resource not wired for requests, or Heat unreachable.
 """

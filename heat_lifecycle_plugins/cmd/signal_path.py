@@ -78,6 +78,22 @@ def _loopback(url):
         return False
 
 
+def _endpoint_findings(endpoint, level):
+    """What is wrong with [ec2authtoken] endpoint_override, if anything."""
+    if not endpoint:
+        return [checks.Finding(checks.WARN, TOPIC, (
+            '[ec2authtoken] endpoint_override is not set: heat-api-cfn '
+            'posts to <the catalog\'s identity URL>/v3/ec2tokens, wrong '
+            'when that URL ends in /v3; set [ec2authtoken] '
+            'endpoint_override = Keystone\'s unversioned URL'))]
+    if endpoint.rstrip('/').rsplit('/', 1)[-1] in ('v3', 'v2.0'):
+        return [checks.Finding(level, TOPIC, (
+            '[ec2authtoken] endpoint_override = %s is versioned: Heat '
+            'appends /v3/ec2tokens to it; set it to Keystone\'s '
+            'unversioned URL' % endpoint))]
+    return []
+
+
 def ec2authtoken_findings(version, heat, cfn=None):
     """heat-api-cfn's credentials to check CFN_SIGNAL signatures.
 
@@ -114,17 +130,7 @@ def ec2authtoken_findings(version, heat, cfn=None):
                 'cannot authenticate to check CFN_SIGNAL signatures; set '
                 'them in [ec2authtoken]' % (auth_type, ', '.join(missing)))))
     endpoint = _get(cfn, 'ec2authtoken', 'endpoint_override')
-    if not endpoint:
-        found.append(checks.Finding(checks.WARN, TOPIC, (
-            '[ec2authtoken] endpoint_override is not set: heat-api-cfn '
-            'posts to <the catalog\'s identity URL>/v3/ec2tokens, wrong '
-            'when that URL ends in /v3; set [ec2authtoken] '
-            'endpoint_override = Keystone\'s unversioned URL')))
-    elif endpoint.rstrip('/').rsplit('/', 1)[-1] in ('v3', 'v2.0'):
-        found.append(checks.Finding(level, TOPIC, (
-            '[ec2authtoken] endpoint_override = %s is versioned: Heat '
-            'appends /v3/ec2tokens to it; set it to Keystone\'s '
-            'unversioned URL' % endpoint)))
+    found += _endpoint_findings(endpoint, level)
     if not found:
         found.append(checks.Finding(checks.OK, TOPIC, (
             '[ec2authtoken] auth_type = %s, endpoint_override = %s: '

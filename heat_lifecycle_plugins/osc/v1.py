@@ -12,7 +12,7 @@
 """The `openstack lifecycle ...` commands.
 
 Thin: each runs the code of the heat-lifecycle-plugins command of the same
-job (why_command, run_action_command, progress_watch) with a client that
+job (cmd.why, cmd.run_action, cmd.progress) with a client that
 OSC's client manager authenticated. Bad input, a stack or resource that is
 not there, missing credentials or an unreachable cloud: one line on
 stderr and exit status 2.

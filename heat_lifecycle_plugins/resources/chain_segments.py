@@ -84,6 +84,28 @@ def _keep_contiguous(segments):
             for pos in positions]
 
 
+def _segments_for_run(segments, pos, end, sizes, left, size, next_segment):
+    """(segments of the new entries segments[pos:end], next new number).
+
+    The segment around them, else the one before or after if it has room
+    (and lost no member in this update: it would keep that member's
+    place), else new segments numbered from next_segment.
+    """
+    count = end - pos
+    before = segments[pos - 1] if pos else None
+    after = segments[end] if end < len(segments) else None
+
+    def fits(seg):
+        return (seg is not None and seg not in left and
+                sizes[seg] + count <= size)
+    if (before is not None and before == after) or fits(before):
+        return [before] * count, next_segment
+    if fits(after):
+        return [after] * count, next_segment
+    run = split_evenly(count, size, next_segment)
+    return run, next_segment + len(set(run))
+
+
 def plan_segments(old_names, old_segments, new_names, size):
     """(names, segments) of the new list of a segmented chain.
 
@@ -117,24 +139,8 @@ def plan_segments(old_names, old_segments, new_names, size):
         end = pos
         while end < len(segments) and segments[end] is None:
             end += 1
-        count = end - pos
-        before = segments[pos - 1] if pos else None
-        after = segments[end] if end < len(segments) else None
-
-        def fits(seg):
-            # A segment that lost a member of this update takes no new
-            # one: it would keep the lost member in its place.
-            return (seg is not None and seg not in left and
-                    sizes[seg] + count <= size)
-        if before is not None and before == after:
-            run = [before] * count
-        elif fits(before):
-            run = [before] * count
-        elif fits(after):
-            run = [after] * count
-        else:
-            run = split_evenly(count, size, next_segment)
-            next_segment += len(set(run))
+        run, next_segment = _segments_for_run(segments, pos, end, sizes,
+                                              left, size, next_segment)
         for seg in run:
             sizes[seg] = sizes.get(seg, 0) + 1
         segments[pos:end] = run

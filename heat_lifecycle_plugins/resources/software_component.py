@@ -32,7 +32,7 @@ from heat_lifecycle_plugins import heat_internals
 from heat_lifecycle_plugins import protocol
 from heat_lifecycle_plugins.resources import component_config
 
-SoftwareConfig = heat_internals.load(heat_internals.IN_TREE_SOFTWARE_CONFIG)
+SoftwareConfig = heat_internals.in_tree_software_config()
 
 
 class ValidComponentConfigs(constraints.Constraint):

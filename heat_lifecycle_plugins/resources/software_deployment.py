@@ -66,8 +66,7 @@ def _deadline_schema(description):
 
 
 # Extended, not rewritten: the private names used are in heat_internals.
-InTreeSoftwareDeployment = heat_internals.load(
-    heat_internals.IN_TREE_SOFTWARE_DEPLOYMENT)
+InTreeSoftwareDeployment = heat_internals.in_tree_software_deployment()
 
 
 class SoftwareDeployment(InTreeSoftwareDeployment):

@@ -21,15 +21,16 @@ import os
 
 import pytest
 
+from heat_lifecycle_plugins import heat_contract
 from heat_lifecycle_plugins import heat_internals
 from heat_lifecycle_plugins import registry
 
 PACKAGE = os.path.dirname(heat_internals.__file__)
-IN_TREE_SD = heat_internals.load(heat_internals.IN_TREE_SOFTWARE_DEPLOYMENT)
+IN_TREE_SD = heat_contract.load(heat_contract.IN_TREE_SOFTWARE_DEPLOYMENT)
 
 
 def test_every_internal_name_holds_on_the_installed_heat():
-    problems = heat_internals.contract_problems()
+    problems = heat_contract.contract_problems()
     assert not problems, 'Heat %s:\n%s' % (
         '.'.join(map(str, heat_internals.heat_version())),
         '\n'.join(problems))
@@ -39,43 +40,43 @@ def test_a_renamed_private_method_fails_the_check_naming_it(monkeypatch):
     method = IN_TREE_SD.__dict__['_load_config']
     monkeypatch.delattr(IN_TREE_SD, '_load_config')
     monkeypatch.setattr(IN_TREE_SD, '_load_config_v2', method, raising=False)
-    problems = heat_internals.contract_problems()
+    problems = heat_contract.contract_problems()
     assert problems == [
         '%s._load_config is missing: type object \'SoftwareDeployment\' has '
         'no attribute \'_load_config\' (used by '
         'software_deployment.SoftwareDeployment)'
-        % heat_internals.IN_TREE_SOFTWARE_DEPLOYMENT]
+        % heat_contract.IN_TREE_SOFTWARE_DEPLOYMENT]
 
 
 def test_a_changed_signature_fails_the_check_naming_both(monkeypatch):
     def _build_properties(self, config_id, action, status):
         return {}
     monkeypatch.setattr(IN_TREE_SD, '_build_properties', _build_properties)
-    problems = heat_internals.contract_problems()
+    problems = heat_contract.contract_problems()
     assert len(problems) == 1
     assert problems[0].startswith(
         '%s._build_properties has signature (self, config_id, action, '
         'status), expected (self, config_id, action)'
-        % heat_internals.IN_TREE_SOFTWARE_DEPLOYMENT)
+        % heat_contract.IN_TREE_SOFTWARE_DEPLOYMENT)
 
 
 def test_an_override_heat_no_longer_calls_fails_the_check(monkeypatch):
     def handle_suspend(self):
         return None
     monkeypatch.setattr(IN_TREE_SD, 'handle_suspend', handle_suspend)
-    assert heat_internals.contract_problems() == [
+    assert heat_contract.contract_problems() == [
         '%s.handle_suspend no longer refers to _handle_action (used by '
         'software_deployment.SoftwareDeployment)'
-        % heat_internals.IN_TREE_SOFTWARE_DEPLOYMENT]
+        % heat_contract.IN_TREE_SOFTWARE_DEPLOYMENT]
 
 
 def test_a_name_holds_only_for_the_releases_it_is_declared_for():
-    name = heat_internals.Name('heat.nowhere:gone', since=(25, 0, 0),
+    name = heat_contract.Name('heat.nowhere:gone', since=(25, 0, 0),
                                until=(26, 0, 0))
-    assert not heat_internals.applies(name, (24, 1, 2))
-    assert heat_internals.applies(name, (25, 0, 2))
-    assert not heat_internals.applies(name, (26, 0, 0))
-    assert heat_internals.name_problem(name).startswith(
+    assert not heat_contract.applies(name, (24, 1, 2))
+    assert heat_contract.applies(name, (25, 0, 2))
+    assert not heat_contract.applies(name, (26, 0, 0))
+    assert heat_contract.name_problem(name).startswith(
         'heat.nowhere:gone is missing: No module named \'heat.nowhere\'')
 
 
@@ -135,11 +136,17 @@ def our_resource_classes():
 
 
 def underscore_names(cls):
-    """_names a class's own source reads or defines (not dunders)."""
-    tree = ast.parse(inspect.getsource(cls))
-    used = {n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute)}
-    return {n for n in used | set(vars(cls))
-            if n.startswith('_') and not n.startswith('__')}
+    """_names the source of a class and its mixins reads or defines.
+
+    Every class of ours in its MRO (not dunders).
+    """
+    used = set()
+    for part in cls.__mro__:
+        if part.__module__.startswith('heat_lifecycle_plugins.'):
+            tree = ast.parse(inspect.getsource(part))
+            used |= {n.attr for n in ast.walk(tree)
+                     if isinstance(n, ast.Attribute)} | set(vars(part))
+    return {n for n in used if n.startswith('_') and not n.startswith('__')}
 
 
 def heat_owner(cls, name):
@@ -151,11 +158,11 @@ def heat_owner(cls, name):
 
 
 def declared_on(cls, name):
-    for target in heat_internals.declared_targets():
+    for target in heat_contract.declared_targets():
         owner, _, last = target.rpartition('.')
         if last == name and ':' in owner:
             try:
-                if heat_internals.load(owner) in cls.__mro__:
+                if heat_contract.load(owner) in cls.__mro__:
                     return True
             except (ImportError, AttributeError):
                 continue
@@ -170,7 +177,7 @@ def test_every_private_heat_name_a_type_uses_is_declared(cls):
         for n in underscore_names(cls)
         if heat_owner(cls, n) is not None and not declared_on(cls, n))
     assert not undeclared, (
-        '%s uses private Heat names not declared in heat_internals.CONTRACT:'
+        '%s uses private Heat names not declared in heat_contract.CONTRACT:'
         ' %s' % (cls.__name__, undeclared))
 
 
@@ -190,8 +197,8 @@ def stack_attributes(path):
 def declared_stack_names():
     """The attributes of Heat's Stack that CONTRACT declares."""
     found = set()
-    prefix = heat_internals.STACK + '.'
-    for name in heat_internals.CONTRACT:
+    prefix = heat_contract.STACK + '.'
+    for name in heat_contract.CONTRACT:
         if name.target.startswith(prefix):
             attr = name.target[len(prefix):]
             found.add(attr)
@@ -208,7 +215,7 @@ def test_every_stack_attribute_the_package_reads_is_declared():
                   for line, attr in stack_attributes(path)
                   if attr not in declared]
     assert not undeclared, ('attributes of Heat\'s Stack read but not '
-                            'declared in heat_internals.CONTRACT: %s'
+                            'declared in heat_contract.CONTRACT: %s'
                             % undeclared)
 
 

@@ -20,8 +20,8 @@ import pytest
 
 from heat_lifecycle_plugins.cmd import run_action as ra
 from tests.plugin_env import run_cli
-from tests.unit.test_why_command import assert_one_line_error
-from tests.unit.test_why_command import without_cloud  # noqa: F401
+from tests.unit.test_why import assert_one_line_error
+from tests.unit.test_why import without_cloud  # noqa: F401
 
 
 def template(**props):

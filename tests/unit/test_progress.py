@@ -9,7 +9,7 @@
 # WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
 # License for the specific language governing permissions and limitations
 # under the License.
-"""progress_watch: rows of a stack's deployments and how they are shown."""
+"""cmd.progress: rows of a stack's deployments and how they are shown."""
 
 import datetime
 import io
