@@ -66,12 +66,12 @@ CONTRACT = (
               'CHECK_FAILED resource in place)'),
     Name(RESOURCE + '.update', refers_to=('_needs_update',),
          used='external_resource.ExternalResource'),
-    # Heat's Constraint calls these on a subclass (ValidComponentConfigs).
+    # Heat's Constraint calls these on a subclass (common.ProblemConstraint).
     Name('heat.engine.constraints:Constraint.__str__', refers_to=('_str',),
-         used='software_component.ValidComponentConfigs'),
+         used='common.ProblemConstraint'),
     Name('heat.engine.constraints:Constraint.__getitem__',
          refers_to=('_constraint',),
-         used='software_component.ValidComponentConfigs'),
+         used='common.ProblemConstraint'),
 
     # The in-tree SoftwareDeployment, which our type extends rather than
     # rewrites on SignalResponder: its module is the same from 24.1.2 to

@@ -125,13 +125,13 @@ def own_reason(reason):
         text = stripped
 
 
-def _is_below(path, other):
+def is_below(path, other):
     return len(other) > len(path) and tuple(other[:len(path)]) == tuple(path)
 
 
 def _role(resource, looked_at):
     if resource.get('nested') and any(
-            _is_below(resource['path'], r['path']) for r in looked_at):
+            is_below(resource['path'], r['path']) for r in looked_at):
         return ENCLOSING
     if cancelled(resource):
         return CANCELLED
@@ -339,82 +339,3 @@ def explain(stack, resources, events=(), deployments=None):
                                 own_reason(reason) or 'no reason given',
                                 reason, {}))
     return findings
-
-
-def as_dict(stack, findings):
-    """The report as JSON-ready data (`why --json`)."""
-    return {
-        'stack': {'id': stack.get('id'), 'name': stack.get('stack_name'),
-                  'status': stack.get('stack_status'),
-                  'reason': stack.get('stack_status_reason')},
-        'failed': stack_failed(stack),
-        'in_progress': str(stack.get('stack_status') or '').endswith(
-            '_IN_PROGRESS'),
-        'findings': [dict(f._asdict(), resource=f.path[-1] if f.path
-                          else None) for f in findings],
-    }
-
-
-def _where(finding):
-    return '/'.join(finding.path) or '(the stack itself)'
-
-
-def detail_lines(finding):
-    details = finding.details
-    lines = []
-    if details.get('stderr_tail'):
-        lines.append('stderr (last lines):')
-        lines += ['  ' + line for line in details['stderr_tail']]
-    if details.get('status_code') not in (None, '', 0, '0'):
-        lines.append('status code: %s' % details['status_code'])
-    if details.get('last_progress'):
-        lines.append('last progress: %(message)s (at %(time)s)'
-                     % details['last_progress'])
-    said = details.get('deployment_reason')
-    if said and said in str(finding.reason or ''):
-        said = None  # the resource's reason quotes it
-    if details.get('deployment_status'):
-        lines.append(' '.join(filter(None, (
-            'deployment:', details['deployment_status'], said))))
-    for task in details.get('failed_tasks') or ():
-        lines.append('failed task: %(task)s: %(error)s' % task)
-    if details.get('state_info'):
-        lines.append('state_info: %s' % details['state_info'])
-    if details.get('execution'):
-        lines.append('workflow: %s, execution %s (%s)' % (
-            details['workflow'], details['execution'], details['state']))
-    return lines
-
-
-def cause_line(finding, findings):
-    if finding.role != ENCLOSING:
-        return finding.cause or 'no reason given'
-    below = ['[%d]' % number for number, other in enumerate(findings, 1)
-             if other.role != ENCLOSING and
-             _is_below(finding.path, other.path)]
-    return 'its nested stack failed: see %s' % ', '.join(below)
-
-
-def render(stack, findings):
-    """The report as text lines, the root cause first."""
-    name = stack.get('stack_name') or stack.get('id')
-    if not stack_failed(stack):
-        return ['stack %s is %s: nothing failed' % (
-            name, stack.get('stack_status'))]
-    counts = collections.Counter(f.role for f in findings)
-    lines = ['stack %s %s: %s' % (name, stack.get('stack_status'), ', '.join(
-        '%d %s' % (counts[role], role) for role in ROLES if counts[role]))]
-    for number, finding in enumerate(findings, 1):
-        lines.append('')
-        lines.append('[%d] %s  %s  %s  (%s)' % (
-            number, _where(finding), finding.type or '-',
-            finding.status or '-', finding.role))
-        lines.append('    cause: %s' % cause_line(finding, findings))
-        if finding.role == ENCLOSING:
-            continue
-        if len(finding.path) > 1 and finding.stack_name:
-            lines.append('    in stack: %s' % finding.stack_name)
-        lines += ['    ' + line for line in detail_lines(finding)]
-        if finding.reason and own_reason(finding.reason) != finding.cause:
-            lines.append('    reason: %s' % finding.reason)
-    return lines

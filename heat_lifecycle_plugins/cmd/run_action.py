@@ -28,30 +28,18 @@ import argparse
 import json
 import sys
 import time
-import uuid
 
 from heat_lifecycle_plugins import action_names
 from heat_lifecycle_plugins import action_requests
 from heat_lifecycle_plugins.cmd import heat_api
+from heat_lifecycle_plugins.cmd import report
+from heat_lifecycle_plugins.cmd import request_plan as rp
 from heat_lifecycle_plugins.cmd import stack_updates
 from heat_lifecycle_plugins.cmd import why
-from heat_lifecycle_plugins import protocol
 
 EXIT_OK, EXIT_FAILED, EXIT_ERROR = 0, 1, 2
 OWN_ARGUMENTS = heat_api.OWN_ARGUMENTS + (
     'resource', 'action', 'input', 'wait', 'wait_timeout', 'poll')
-REQUEST_PROPERTIES = (EXTENDED_ACTION, ACTION_REQUEST, ACTION_INPUTS) = (
-    'extended_action', 'action_request', 'action_inputs')
-DEPLOYMENT_TYPE = 'OS::Heat::SoftwareDeployment'
-EXTERNAL_RESOURCE_TYPE = 'OS::Mistral::ExternalResource'
-WIRING_HELP = (
-    'give it action_request: {get_param: <a string parameter>} (and '
-    'extended_action: {get_param: ...} to choose the action, action_inputs: '
-    '{get_param: <a json parameter>} for --input)')
-
-
-class RunActionError(heat_api.CommandError):
-    """Bad arguments or a resource that cannot take requests: one line."""
 
 
 def add_arguments(parser, argv):
@@ -79,177 +67,21 @@ def add_arguments(parser, argv):
     heat_api.add_cloud_arguments(parser, argv)
 
 
-# -- pure parts: arguments and the template's wiring ----------------------
-
-def parse_inputs(items):
-    """{key: value} of --input KEY=VALUE items; RunActionError if bad."""
-    inputs = {}
-    for item in items:
-        key, sep, value = item.partition('=')
-        if not sep or not key.strip():
-            raise RunActionError('--input %r: expected KEY=VALUE' % item)
-        if key in protocol.DERIVED_INPUTS or key == \
-                protocol.DEPLOY_STATUS_AWARE:
-            raise RunActionError('--input %r: %s is set by Heat, not by a '
-                                 'request' % (item, key))
-        inputs[key.strip()] = value
-    return inputs
-
-
-def _param_of(value):
-    """The parameter a property value is {get_param: NAME} of, or None."""
-    if isinstance(value, dict) and list(value) == ['get_param']:
-        name = value['get_param']
-        if isinstance(name, str):
-            return name
-    return None
-
-
-def plan(template, resource, action, inputs, token):
-    """The parameters a PATCH update sets to request `action`.
-
-    template: the stack's template (a dict); raises RunActionError naming
-    what to add when the resource is not wired for it.
-    """
-    problem = action_names.problem(action)
-    if problem:
-        raise RunActionError('ACTION %s' % problem)
-    definition = (template.get('resources') or {}).get(resource)
-    if not isinstance(definition, dict):
-        raise RunActionError('stack has no resource %s in its template'
-                             % resource)
-    props = definition.get('properties') or {}
-    where = 'resource %s' % resource
-    workflows = props.get('actions')
-    if (definition.get('type') == EXTERNAL_RESOURCE_TYPE and
-            isinstance(workflows, dict) and
-            action_requests.requested(action) not in workflows):
-        raise RunActionError(action_requests.no_workflow(
-            resource, EXTENDED_ACTION, action, workflows))
-    request = _param_of(props.get(ACTION_REQUEST))
-    if request is None:
-        raise RunActionError('%s is not wired for requests: %s' % (
-            where, WIRING_HELP))
-    params = {request: token}
-    chosen = props.get(EXTENDED_ACTION)
-    chosen_param = _param_of(chosen)
-    if chosen_param is not None:
-        params[chosen_param] = action
-    elif action_requests.requested(chosen) != action:
-        raise RunActionError(
-            '%s: extended_action is %s in the template, not a parameter; '
-            'to run %s give it extended_action: {get_param: ...}' % (
-                where, chosen or 'unset (UPDATE)', action))
-    inputs_param = _param_of(props.get(ACTION_INPUTS))
-    if inputs and inputs_param is None:
-        raise RunActionError('%s: --input needs action_inputs: {get_param: '
-                             '<a json parameter>} in the template' % where)
-    if inputs_param is not None:
-        params[inputs_param] = json.dumps(inputs, sort_keys=True)
-    return params
-
-
-# Types whose members take their properties from one property of theirs.
-MEMBER_PROPERTIES = {'OS::Heat::ResourceChain': ('resource_properties',),
-                     'OS::Heat::ResourceGroup': ('resource_def',
-                                                 'properties')}
-
-
-def _definition(template, name):
-    return ((template.get('resources') or {}).get(name) or {})
-
-
-def _member_properties(definition):
-    """The properties a chain or group gives each member, or None."""
-    keys = MEMBER_PROPERTIES.get(definition.get('type'))
-    if keys is None:
-        return None
-    found = definition.get('properties') or {}
-    for key in keys:
-        found = found.get(key) if isinstance(found, dict) else None
-    return found if isinstance(found, dict) else {}
-
-
-def lift(levels, params, path):
-    """The top stack's parameters that carry `params` down to the target.
-
-    levels: [(template, resource name)] from the top stack down, the last
-    being the target's; params: what plan() set in the deepest stack. A
-    member of a chain or group takes its properties from the chain's
-    resource_properties (the group's resource_def), one level up.
-    """
-    depth = len(levels) - 1
-    while depth > 0:
-        parent = _definition(*levels[depth - 1])
-        source, step = parent.get('properties') or {}, 1
-        if depth >= 2:
-            members = _member_properties(_definition(*levels[depth - 2]))
-            if members is not None:
-                source, step = members, 2
-        owner = levels[depth - step][1]
-        lifted = {}
-        for name, value in params.items():
-            param = _param_of(source.get(name))
-            if param is None:
-                raise RunActionError(
-                    '%s: %s does not pass parameter %s down: give it %s: '
-                    '{get_param: <a parameter of its stack>}%s' % (
-                        path, owner, name, name,
-                        ' in resource_properties' if step == 2 else ''))
-            lifted[param] = value
-        params = lifted
-        depth -= step
-    return params
-
-
-def resource_path(template, resource):
-    """The names from the top stack down to RESOURCE (chain.3.deploy)."""
-    if resource in (template.get('resources') or {}) or '.' not in resource:
-        return [resource]
-    names = resource.split('.')
-    if not all(names):
-        raise RunActionError('RESOURCE %s: expected NAME or a path of '
-                             'names such as chain.3.deploy' % resource)
-    return names
-
-
-def new_token():
-    """A request token: when (UTC) and a random part, unique per run."""
-    return '%s-%s' % (time.strftime('%Y%m%dT%H%M%SZ', time.gmtime()),
-                      uuid.uuid4().hex[:8])
-
-
-def defined_actions(derived_config):
-    """The actions of a delivered component, or None if not a component.
-
-    derived_config: the config a deployment last delivered, which holds
-    the whole component. A plain config is left to the engine's check.
-    """
-    if (derived_config or {}).get(protocol.GROUP) != \
-            protocol.COMPONENT_GROUP:
-        return None
-    stored = derived_config.get(protocol.CONFIG) or {}
-    return {a for entry in stored.get(protocol.CONFIGS) or []
-            for a in entry.get(protocol.ACTIONS) or ()}
-
-
-# -- the client side ------------------------------------------------------
-
 def _check_defined(hc, resource_row, action):
-    """RunActionError if the resource is known to lack `action`.
+    """rp.RunActionError if the resource is known to lack `action`.
 
     A deployment: the component it last delivered. (An external resource's
-    actions were checked in the template by plan().)
+    actions were checked in the template by rp.plan().)
     """
     from heatclient import exc
     rtype = resource_row.get('resource_type')
-    if rtype == EXTERNAL_RESOURCE_TYPE:
+    if rtype == rp.EXTERNAL_RESOURCE_TYPE:
         return
-    if rtype != DEPLOYMENT_TYPE:
-        raise RunActionError('resource %s is a %s; run-action runs actions '
-                             'of %s and %s' % (
-                                 resource_row.get('resource_name'), rtype,
-                                 DEPLOYMENT_TYPE, EXTERNAL_RESOURCE_TYPE))
+    if rtype != rp.DEPLOYMENT_TYPE:
+        raise rp.RunActionError(
+            'resource %s is a %s; run-action runs actions of %s and %s' % (
+                resource_row.get('resource_name'), rtype,
+                rp.DEPLOYMENT_TYPE, rp.EXTERNAL_RESOURCE_TYPE))
     physical_id = resource_row.get('physical_resource_id')
     if not physical_id:
         return  # nothing delivered yet: the engine checks it
@@ -258,13 +90,13 @@ def _check_defined(hc, resource_row, action):
         derived = hc.software_configs.get(deployment['config_id']).to_dict()
     except exc.HTTPException:
         return  # nothing delivered yet: the engine checks it
-    handled = defined_actions(derived)
+    handled = rp.defined_actions(derived)
     requested = action_requests.requested(action)
     if handled is not None and action_requests.to_deliver(
             requested, handled) is None:
-        raise RunActionError(action_requests.undefined(
-            resource_row.get('resource_name'), EXTENDED_ACTION, requested,
-            handled, True))
+        raise rp.RunActionError(action_requests.undefined(
+            resource_row.get('resource_name'), rp.EXTENDED_ACTION,
+            requested, handled, True))
 
 
 def _facts(stack):
@@ -314,13 +146,13 @@ class Run(object):
             try:
                 row = self.hc.resources.get(ident, name).to_dict()
             except exc.HTTPNotFound:
-                raise RunActionError('stack %s has no resource %s' % (
+                raise rp.RunActionError('stack %s has no resource %s' % (
                     self.args.stack, '.'.join(names[:depth + 1])))
             if depth < len(names) - 1:
                 nested = heat_api.nested_stack_of(row)
                 if nested is None:
-                    raise RunActionError('%s has no nested stack' % '.'.join(
-                        names[:depth + 1]))
+                    raise rp.RunActionError('%s has no nested stack'
+                                            % '.'.join(names[:depth + 1]))
                 ident = nested
                 template = self.hc.stacks.template(ident)
         return levels, row, ident
@@ -330,13 +162,14 @@ class Run(object):
         stack = hc.stacks.get(args.stack).to_dict()
         stack_id = '%s/%s' % (stack['stack_name'], stack['id'])
         template = hc.stacks.template(stack_id)
-        token = new_token()
-        names = resource_path(template, args.resource)
+        token = rp.new_token()
+        names = rp.resource_path(template, args.resource)
         levels, row, self.target_stack = self._walk(stack_id, template,
                                                     names)
         self.target_name = names[-1]
-        params = lift(levels, plan(levels[-1][0], names[-1], args.action,
-                                   inputs, token), args.resource)
+        planned = rp.plan(levels[-1][0], names[-1], args.action, inputs,
+                          token)
+        params = rp.lift(levels, planned, args.resource)
         _check_defined(hc, row, args.action)
         self.seen = {e['id'] for e in self._events()}
         try:
@@ -347,7 +180,7 @@ class Run(object):
                                          parameters=params),
                 lambda: hc.stacks.get(stack_id).to_dict(), _facts)
         except stack_updates.Dropped as exc:
-            raise RunActionError(
+            raise rp.RunActionError(
                 '%s of %s: Heat dropped the request %d times (the stack '
                 'stays %s); send it again' % (
                     args.action, args.resource, exc.attempts,
@@ -382,11 +215,11 @@ class Run(object):
         self._print('%s of %s: FAILED' % (self.args.action,
                                           self.args.resource))
         stack, findings = why.diagnose(self.hc, stack_id)
-        self._print('\n'.join(why.render(stack, findings)))
+        self._print('\n'.join(report.render(stack, findings)))
         return EXIT_FAILED
 
     def _outputs(self, stack_id, row):
-        if row.get('resource_type') == EXTERNAL_RESOURCE_TYPE:
+        if row.get('resource_type') == rp.EXTERNAL_RESOURCE_TYPE:
             found = self.hc.resources.get(
                 self.target_stack, self.target_name,
                 with_attr=['output']).to_dict()
@@ -397,11 +230,11 @@ class Run(object):
 
 
 def check_arguments(args):
-    """The --input values; RunActionError for a bad ACTION or input."""
+    """The --input values; rp.RunActionError for a bad ACTION or input."""
     problem = action_names.problem(args.action)
     if problem:
-        raise RunActionError('ACTION %s' % problem)
-    return parse_inputs(args.input)
+        raise rp.RunActionError('ACTION %s' % problem)
+    return rp.parse_inputs(args.input)
 
 
 def run(args, client=None):

@@ -151,31 +151,3 @@ def explain(stack, resources, events, deployments, settings=None,
             deployment.get('status_reason'), details))
     findings.sort(key=lambda f: f.path)
     return findings
-
-
-def detail_lines(finding):
-    lines = []
-    for deadline in finding.details.get('deadlines') or ():
-        lines.append('deadline: %(name)s fires at %(fires_at)s (in %(in_'
-                     'seconds)d s)' % deadline)
-    route = finding.details.get('signal') or {}
-    if route.get('transport'):
-        lines.append('signals: %s%s' % (route['transport'], (
-            ' to %s' % route['endpoint']) if route.get('endpoint') else ''))
-    if route.get('note'):
-        lines.append('note: %s' % route['note'])
-    return lines
-
-
-def render(stack, findings):
-    name = stack.get('stack_name') or stack.get('id')
-    lines = ['stack %s %s: %d deployment(s) waiting' % (
-        name, stack.get('stack_status'), len(findings))]
-    for number, finding in enumerate(findings, 1):
-        lines.append('')
-        lines.append('[%d] %s  %s  %s  (%s)' % (
-            number, '/'.join(finding.path), finding.type,
-            finding.status, WAITING))
-        lines.append('    cause: %s' % finding.cause)
-        lines += ['    ' + line for line in detail_lines(finding)]
-    return lines

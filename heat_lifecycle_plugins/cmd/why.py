@@ -26,6 +26,7 @@ import sys
 
 from heat_lifecycle_plugins.cmd import diagnosis
 from heat_lifecycle_plugins.cmd import heat_api
+from heat_lifecycle_plugins.cmd import report
 from heat_lifecycle_plugins.cmd import waiting
 from heat_lifecycle_plugins import protocol
 
@@ -61,30 +62,6 @@ def diagnose(hc, stack_ref):
                                   settings, configs)
 
 
-def render(stack, findings):
-    if waiting.stack_in_progress(stack):
-        return waiting.render(stack, findings)
-    return diagnosis.render(stack, findings)
-
-
-ROW_COLUMNS = ('#', 'Resource', 'Type', 'Status', 'Role', 'Cause',
-               'Details')
-
-
-def rows(findings):
-    """The findings as table rows (`openstack lifecycle cause list`)."""
-    found = []
-    for number, finding in enumerate(findings, 1):
-        details = diagnosis.detail_lines(finding)
-        if finding.role == waiting.WAITING:
-            details = waiting.detail_lines(finding)
-        found.append((number, '/'.join(finding.path) or '-',
-                      finding.type or '-', finding.status or '-',
-                      finding.role, diagnosis.cause_line(finding, findings),
-                      '\n'.join(details)))
-    return found
-
-
 def exit_status(stack):
     if diagnosis.stack_failed(stack):
         return heat_api.EXIT_FAILED
@@ -105,8 +82,8 @@ def run(args, client=None):
         print('error: %s' % exc, file=sys.stderr)
         return heat_api.EXIT_ERROR
     if args.json:
-        print(json.dumps(diagnosis.as_dict(stack, findings), indent=2,
+        print(json.dumps(report.as_dict(stack, findings), indent=2,
                          sort_keys=True))
     else:
-        print('\n'.join(render(stack, findings)))
+        print('\n'.join(report.render(stack, findings)))
     return exit_status(stack)

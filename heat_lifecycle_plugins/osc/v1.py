@@ -24,6 +24,7 @@ from osc_lib.command import command
 
 from heat_lifecycle_plugins.cmd import heat_api
 from heat_lifecycle_plugins.cmd import progress
+from heat_lifecycle_plugins.cmd import report
 from heat_lifecycle_plugins.cmd import run_action
 from heat_lifecycle_plugins.cmd import why
 
@@ -64,12 +65,22 @@ class LifecycleCommand(command.Command):
             return EXIT_ERROR
 
 
-def _stack_argument(parser):
-    parser.add_argument('stack', metavar='<stack>',
-                        help='Name or ID of the stack')
+class StackCommand(LifecycleCommand):
+    """A command about one stack: its first argument."""
+
+    def get_parser(self, prog_name):
+        parser = super(StackCommand, self).get_parser(prog_name)
+        parser.add_argument('stack', metavar='<stack>',
+                            help='Name or ID of the stack')
+        return parser
+
+    def read(self, parsed_args, reader):
+        """reader(heat client, stack), its failures one-line errors."""
+        with heat_api.heat_errors(parsed_args.stack):
+            return reader(self.heat(), parsed_args.stack)
 
 
-class ListCauses(LifecycleCommand, command.Lister):
+class ListCauses(StackCommand, command.Lister):
     """Explain why a stack failed or what it is waiting for.
 
     Failed: its failing resources across nested stacks and chain members,
@@ -79,16 +90,10 @@ class ListCauses(LifecycleCommand, command.Lister):
     fire and how its server signals. Exit status 1 when the stack failed.
     """
 
-    def get_parser(self, prog_name):
-        parser = super(ListCauses, self).get_parser(prog_name)
-        _stack_argument(parser)
-        return parser
-
     def take_action(self, parsed_args):
-        with heat_api.heat_errors(parsed_args.stack):
-            stack, findings = why.diagnose(self.heat(), parsed_args.stack)
+        stack, findings = self.read(parsed_args, why.diagnose)
         self.status = why.exit_status(stack)
-        return why.ROW_COLUMNS, why.rows(findings)
+        return report.ROW_COLUMNS, report.rows(findings)
 
     def run(self, parsed_args):
         self.status = EXIT_ERROR
@@ -115,7 +120,7 @@ class RunAction(LifecycleCommand):
         return run_action.run(parsed_args, client=self.heat)
 
 
-class ListProgress(LifecycleCommand, command.Lister):
+class ListProgress(StackCommand, command.Lister):
     """List every deployment of a stack with its latest progress.
 
     Nested stacks and chain members included: status, time since its
@@ -123,18 +128,12 @@ class ListProgress(LifecycleCommand, command.Lister):
     milestone the tool reported with heat-lifecycle-progress).
     """
 
-    def get_parser(self, prog_name):
-        parser = super(ListProgress, self).get_parser(prog_name)
-        _stack_argument(parser)
-        return parser
-
     def take_action(self, parsed_args):
-        with heat_api.heat_errors(parsed_args.stack):
-            _stack, found = progress.read(self.heat(), parsed_args.stack)
+        _stack, found = self.read(parsed_args, progress.read)
         return progress.COLUMNS, found
 
 
-class WatchProgress(LifecycleCommand):
+class WatchProgress(StackCommand):
     """Follow every deployment of a stack until they end.
 
     A line per deployment, updated in place with its latest progress and
@@ -145,7 +144,6 @@ class WatchProgress(LifecycleCommand):
 
     def get_parser(self, prog_name):
         parser = super(WatchProgress, self).get_parser(prog_name)
-        _stack_argument(parser)
         parser.add_argument('--interval', type=float, default=2.0,
                             metavar='<seconds>',
                             help='Seconds between reads (default 2)')
@@ -158,7 +156,6 @@ class WatchProgress(LifecycleCommand):
         if parsed_args.interval <= 0:
             raise heat_api.CommandError('--interval must be positive')
         out = self.app.stdout
-        with heat_api.heat_errors(parsed_args.stack):
-            return progress.watch(
-                self.heat(), parsed_args.stack, out, out.isatty(),
-                parsed_args.interval, parsed_args.timeout)
+        return self.read(parsed_args, lambda hc, stack: progress.watch(
+            hc, stack, out, out.isatty(), parsed_args.interval,
+            parsed_args.timeout))

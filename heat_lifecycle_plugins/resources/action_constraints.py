@@ -15,33 +15,22 @@ from heat.common.i18n import _
 from heat.engine import constraints
 
 from heat_lifecycle_plugins import action_names
+from heat_lifecycle_plugins.resources import common
 
 
-class ValidActionName(constraints.Constraint):
-    """A lifecycle action or a custom one (an upper-case identifier).
-
-    Heat applies it wherever property values are checked (stack create,
-    update, preview); template-validate skips values, so the types that
-    use it check in validate_template too.
-    """
-
-    valid_types = (constraints.Schema.STRING_TYPE,)
-
-    def validate(self, value, schema=None, context=None):
-        problem = action_names.problem(value)
-        if problem:
-            raise ValueError(problem)
-
-    def _str(self):
-        return _('A lifecycle action or a custom action: upper-case '
-                 'letters, digits and underscores, starting with a letter, '
-                 'and not a near miss of a lifecycle action.')
-
-    def _constraint(self):
-        return self._str()
+WORKFLOW_KEYS = (WORKFLOW, PARAMS) = ('workflow', 'params')
 
 
-class ValidWorkflowActions(constraints.Constraint):
+def valid_action_name():
+    """A lifecycle action or a custom one (an upper-case identifier)."""
+    return common.ProblemConstraint(
+        constraints.Schema.STRING_TYPE, action_names.problem,
+        _('A lifecycle action or a custom action: upper-case letters, '
+          'digits and underscores, starting with a letter, and not a near '
+          'miss of a lifecycle action.'))
+
+
+def valid_workflow_actions():
     """ExternalResource's actions: names to {workflow, params}.
 
     The map is open to custom action names, which Heat's keyed map schema
@@ -49,23 +38,20 @@ class ValidWorkflowActions(constraints.Constraint):
     the lifecycle keys: each value is a map with a workflow (a string)
     and optional params (a map), and nothing else.
     """
+    return common.ProblemConstraint(
+        constraints.Schema.MAP_TYPE, workflow_actions_problem,
+        _('Keys are actions (CREATE, UPDATE, DELETE, SUSPEND, RESUME, CHECK '
+          'or custom upper-case identifiers); each value is {workflow: '
+          'NAME, params: {...}}.'))
 
-    valid_types = (constraints.Schema.MAP_TYPE,)
-    KEYS = (WORKFLOW, PARAMS) = ('workflow', 'params')
 
-    def validate(self, value, schema=None, context=None):
-        for name, spec in sorted((value or {}).items()):
-            problem = workflow_action_problem(name, spec)
-            if problem:
-                raise ValueError(problem)
-
-    def _str(self):
-        return _('Keys are actions (CREATE, UPDATE, DELETE, SUSPEND, '
-                 'RESUME, CHECK or custom upper-case identifiers); each '
-                 'value is {workflow: NAME, params: {...}}.')
-
-    def _constraint(self):
-        return self._str()
+def workflow_actions_problem(actions):
+    """The first problem of an actions map, or None."""
+    for name, spec in sorted((actions or {}).items()):
+        problem = workflow_action_problem(name, spec)
+        if problem:
+            return problem
+    return None
 
 
 def workflow_action_problem(name, spec):
@@ -77,19 +63,19 @@ def workflow_action_problem(name, spec):
     if not isinstance(spec, dict):
         return '%s must be a map with workflow and params, not %r' % (
             where, spec)
-    unknown = sorted(set(spec) - set(ValidWorkflowActions.KEYS))
+    unknown = sorted(set(spec) - set(WORKFLOW_KEYS))
     if unknown:
         return '%s: unknown key %s (allowed: workflow, params)' % (
             where, ', '.join(unknown))
-    if ValidWorkflowActions.WORKFLOW not in spec:
+    if WORKFLOW not in spec:
         return '%s.workflow is required: the name or id of a Mistral ' \
                'workflow' % where
-    workflow = spec[ValidWorkflowActions.WORKFLOW]
+    workflow = spec[WORKFLOW]
     if workflow is not None and (not isinstance(workflow, str) or
                                  not workflow):  # None: not resolved yet
         return '%s.workflow must be the name or id of a Mistral ' \
                'workflow, not %r' % (where, workflow)
-    params = spec.get(ValidWorkflowActions.PARAMS)
+    params = spec.get(PARAMS)
     if params is not None and not isinstance(params, dict):
         return '%s.params must be a map, not %r' % (where, params)
     return None

@@ -34,6 +34,7 @@ from oslo_serialization import jsonutils
 from heat_lifecycle_plugins import action_requests
 from heat_lifecycle_plugins.clients import mistral_plugin
 from heat_lifecycle_plugins.resources import action_constraints
+from heat_lifecycle_plugins.resources import common
 from heat_lifecycle_plugins.resources import execution_results as results
 from heat_lifecycle_plugins.resources import update_decisions
 from heat_lifecycle_plugins.resources import workflow_runs
@@ -42,10 +43,6 @@ LOG = logging.getLogger(__name__)
 
 # Registered in Heat's heat.constraints entry-point group (setup.cfg).
 WORKFLOW_CONSTRAINT = 'heat_lifecycle_plugins.mistral_workflow'
-
-
-_ADDED = support.SupportStatus(support.SUPPORTED,
-                               _('Added by heat-lifecycle-plugins.'))
 
 
 class ExternalResource(workflow_runs.WorkflowRuns,
@@ -109,7 +106,7 @@ class ExternalResource(workflow_runs.WorkflowRuns,
 
     properties_schema = {
         # Open to custom action names: Heat's keyed map schema would refuse
-        # (and drop) them; ValidWorkflowActions checks what it checked.
+        # (and drop) them; valid_workflow_actions checks what it checked.
         EX_ACTIONS: properties.Schema(
             properties.Schema.MAP,
             _('Resource actions that run a workflow, each {workflow: NAME '
@@ -122,7 +119,7 @@ class ExternalResource(workflow_runs.WorkflowRuns,
               '(extended_action).'),
             required=True,
             update_allowed=True,
-            constraints=[action_constraints.ValidWorkflowActions()],
+            constraints=[action_constraints.valid_workflow_actions()],
         ),
         INPUT: properties.Schema(
             properties.Schema.MAP,
@@ -169,8 +166,8 @@ class ExternalResource(workflow_runs.WorkflowRuns,
               'workflow again unchanged. Unset: UPDATE. Changing it alone '
               'runs nothing.'),
             update_allowed=True,
-            constraints=[action_constraints.ValidActionName()],
-            support_status=_ADDED,
+            constraints=[action_constraints.valid_action_name()],
+            support_status=common.ADDED,
         ),
         ACTION_REQUEST: properties.Schema(
             properties.Schema.STRING,
@@ -179,14 +176,14 @@ class ExternalResource(workflow_runs.WorkflowRuns,
               'Heat UPDATE of this resource; its outputs are merged as any '
               'action\'s. Each token runs once.'),
             update_allowed=True,
-            support_status=_ADDED,
+            support_status=common.ADDED,
         ),
         ACTION_INPUTS: properties.Schema(
             properties.Schema.MAP,
             _('Workflow input of requested actions only, merged over '
               'input.'),
             update_allowed=True,
-            support_status=_ADDED,
+            support_status=common.ADDED,
         ),
     }
 
@@ -215,7 +212,7 @@ class ExternalResource(workflow_runs.WorkflowRuns,
             workflow = (spec or {}).get(self.WORKFLOW)
             if not workflow:
                 continue  # not resolved yet: checked when it runs
-            where = self._path(*(path + (self.WORKFLOW,)))
+            where = common.property_path(self, *(path + (self.WORKFLOW,)))
             try:
                 declared = plugin.workflow_inputs(workflow)
             except mistral_plugin.WorkflowUnavailable as exc:
@@ -244,27 +241,28 @@ class ExternalResource(workflow_runs.WorkflowRuns,
             env = ((spec or {}).get(self.PARAMS) or {}).get(results.ENV)
             if env is not None and not isinstance(env, dict):
                 raise exception.StackValidationFailed(
-                    path=self._path(*(path + (results.ENV,))),
+                    path=common.property_path(self, *(path + (results.ENV,))),
                     message='must be a map of environment variables, not '
                             '%s' % results.clip(jsonutils.dumps(env), 100))
 
     # -- actions -----------------------------------------------------------
 
-    def handle_create(self):
-        return self._start(self.CREATE)
+    # Heat sets self.action before it calls handle_<action>: each of these
+    # starts the execution of that action's workflow; Heat then polls it
+    # with check_<action>_complete and stops it with handle_<action>_cancel.
+    def _start_current_action(self):
+        return self._start(self.action)
 
-    def check_create_complete(self, watch):
-        return self._check(watch)
-
-    def handle_create_cancel(self, watch):
-        self._cancel(watch, self.CREATE)
-
-    def _note_request(self, requested, token):
-        if requested:
-            self.data_set(action_requests.REQUESTED_KEY, requested)
-            self.data_set(action_requests.TOKEN_KEY, token)
-        else:
-            self._forget(action_requests.REQUESTED_KEY)
+    handle_create = handle_suspend = handle_resume = handle_check = (
+        _start_current_action)
+    check_create_complete = check_suspend_complete = (
+        workflow_runs.WorkflowRuns.check_execution)
+    check_resume_complete = check_check_complete = check_delete_complete = (
+        workflow_runs.WorkflowRuns.check_execution)
+    handle_create_cancel = handle_update_cancel = handle_suspend_cancel = (
+        workflow_runs.WorkflowRuns.cancel_execution)
+    handle_resume_cancel = handle_check_cancel = handle_delete_cancel = (
+        workflow_runs.WorkflowRuns.cancel_execution)
 
     def _start_request(self, requested, new_props):
         """Start the requested action's workflow; fails if none."""
@@ -289,7 +287,7 @@ class ExternalResource(workflow_runs.WorkflowRuns,
                 self.data().get(action_requests.TOKEN_KEY)):
             requested = action_requests.requested(
                 new_props[self.EXTENDED_ACTION])
-        self._note_request(requested, token)
+        common.note_request(self, requested, token)
         if requested:
             return self._start_request(requested, new_props)
         drift = self._drift()
@@ -303,40 +301,10 @@ class ExternalResource(workflow_runs.WorkflowRuns,
         return self._start(self.UPDATE, new_props, extra_env=extra_env)
 
     def check_update_complete(self, watch):
-        done = self._check(watch)
+        done = self.check_execution(watch)
         if done:
-            self._forget(action_requests.REQUESTED_KEY)  # it succeeded
+            common.request_ended(self)  # it succeeded
         return done
-
-    def handle_update_cancel(self, watch):
-        self._cancel(watch, self.UPDATE)
-
-    def handle_suspend(self):
-        return self._start(self.SUSPEND)
-
-    def check_suspend_complete(self, watch):
-        return self._check(watch)
-
-    def handle_suspend_cancel(self, watch):
-        self._cancel(watch, self.SUSPEND)
-
-    def handle_resume(self):
-        return self._start(self.RESUME)
-
-    def check_resume_complete(self, watch):
-        return self._check(watch)
-
-    def handle_resume_cancel(self, watch):
-        self._cancel(watch, self.RESUME)
-
-    def handle_check(self):
-        return self._start(self.CHECK)
-
-    def check_check_complete(self, watch):
-        return self._check(watch)
-
-    def handle_check_cancel(self, watch):
-        self._cancel(watch, self.CHECK)
 
     def handle_delete(self):
         if self._action_spec(self.DELETE):
@@ -345,12 +313,6 @@ class ExternalResource(workflow_runs.WorkflowRuns,
                                    self._held()):
             return None  # the CREATE workflow never ran: nothing to clean
         return self._start(self.DELETE)
-
-    def check_delete_complete(self, watch):
-        return self._check(watch)
-
-    def handle_delete_cancel(self, watch):
-        self._cancel(watch, self.DELETE)
 
     def _resolve_attribute(self, name):
         if name == self.OUTPUT:

@@ -46,6 +46,7 @@ from heat.engine import support
 from heat_lifecycle_plugins import config
 from heat_lifecycle_plugins.resources import chain_plan
 from heat_lifecycle_plugins.resources import chain_segments
+from heat_lifecycle_plugins.resources import common
 from heat_lifecycle_plugins.resources import nested_completion
 
 LOG = logging.getLogger(__name__)
@@ -127,9 +128,7 @@ class ResourceChain(stack_resource.StackResource):
             default=chain_plan.DEFAULT_CONCURRENCY_LIMIT,
             constraints=[constraints.Range(min=0)],
             update_allowed=True,
-            support_status=support.SupportStatus(
-                support.SUPPORTED,
-                _('Added by heat-lifecycle-plugins.')),
+            support_status=common.ADDED,
         ),
     }
 

@@ -19,7 +19,6 @@ the entry's index and the bad value, and `options` may hold one section per
 tool, each config receiving only its own tool's section.
 """
 
-from heat.common import exception
 from heat.common.i18n import _
 from heat.engine import attributes
 from heat.engine import constraints
@@ -30,33 +29,19 @@ from oslo_serialization import jsonutils
 
 from heat_lifecycle_plugins import heat_internals
 from heat_lifecycle_plugins import protocol
+from heat_lifecycle_plugins.resources import common
 from heat_lifecycle_plugins.resources import component_config
 
 SoftwareConfig = heat_internals.in_tree_software_config()
 
 
-class ValidComponentConfigs(constraints.Constraint):
-    """The configs list's own rules, each error naming entry and value.
-
-    A property constraint, so Heat applies it whenever it checks property
-    values: when a stack is created or updated. Template validation skips
-    values; SoftwareComponent.validate_template covers that case.
-    """
-
-    valid_types = (constraints.Schema.LIST_TYPE,)
-
-    def validate(self, value, schema=None, context=None):
-        problem = component_config.first_problem(value)
-        if problem:
-            raise ValueError(problem)
-
-    def _str(self):
-        return _('Actions are lifecycle actions (%s) or custom upper-case '
-                 'identifiers, and appear in at most one entry; each entry '
-                 'has a tool.') % ', '.join(protocol.LIFECYCLE_ACTIONS)
-
-    def _constraint(self):
-        return self._str()
+def valid_component_configs():
+    """The configs list's own rules, each error naming entry and value."""
+    return common.ProblemConstraint(
+        constraints.Schema.LIST_TYPE, component_config.first_problem,
+        _('Actions are lifecycle actions (%s) or custom upper-case '
+          'identifiers, and appear in at most one entry; each entry has a '
+          'tool.') % ', '.join(protocol.LIFECYCLE_ACTIONS))
 
 
 class SoftwareComponent(SoftwareConfig):
@@ -102,7 +87,7 @@ class SoftwareComponent(SoftwareConfig):
         protocol.CONFIGS, SoftwareConfig.CONFIG_ATTR,
     )
 
-    # Checked as a whole by ValidComponentConfigs, so that each error can
+    # Checked as a whole by valid_component_configs(), so that each error can
     # name the entry's index and the bad value.
     entry_schema = properties.Schema(
         properties.Schema.MAP,
@@ -138,7 +123,7 @@ class SoftwareComponent(SoftwareConfig):
               'lifecycle actions. At least one entry.'),
             schema=entry_schema,
             required=True,
-            constraints=[ValidComponentConfigs()],
+            constraints=[valid_component_configs()],
         ),
         INPUTS: SoftwareConfig.properties_schema[SoftwareConfig.INPUTS],
         OUTPUTS: SoftwareConfig.properties_schema[SoftwareConfig.OUTPUTS],
@@ -175,18 +160,8 @@ class SoftwareComponent(SoftwareConfig):
         values that are known before create and skips unresolved ones.
         """
         super(SoftwareComponent, self).validate_template()
-        try:
-            configs = self.properties[self.CONFIGS]
-        except Exception:  # unresolvable before create: checked at create
-            return
-        problem = component_config.first_problem(configs)
-        if problem:
-            raise exception.StackValidationFailed(
-                error='Property error',
-                path=[self.stack.t.RESOURCES, self.name,
-                      self.stack.t.get_section_name('properties'),
-                      self.CONFIGS],
-                message=problem)
+        common.refuse_known_problem(self, self.CONFIGS,
+                                    component_config.first_problem)
 
     def config_as_defined(self):
         """The software config this definition stores (group, config).

@@ -11,15 +11,12 @@
 # under the License.
 """OS::Heat::SoftwareDeployment, aware of components and of progress signals.
 
-Replaces Heat's in-tree type with the same properties and attributes (and
-two deadlines more), and fixes what it gets wrong: a changed component
-without an UPDATE entry is delivered again (as CREATE) instead of being
-silently skipped; signals with deploy_status IN_PROGRESS report progress as
-events; COMPLETE and FAILED are stored with a compare-and-swap, so a racing
-progress signal cannot undo them; late, duplicate or malformed signals leave
-an event that says so; signals run in the engine's RPC call, never in a
-thread of the stack's budget; CFN_SIGNAL URLs do not expire with Keystone's
-auth_ttl; a deployment that passes a deadline fails saying which.
+Heat's in-tree type with the same properties and attributes, and more:
+a changed component without an UPDATE entry is delivered again (as
+CREATE); CFN_SIGNAL URLs do not expire with Keystone's auth_ttl; day-two
+requests run a component's custom actions. Waiting, deadlines and signals
+(progress as events, a compare-and-swap of the result) are in
+deployment_waiting.py.
 """
 
 import time
@@ -40,36 +37,26 @@ from heat_lifecycle_plugins import action_requests
 from heat_lifecycle_plugins import heat_internals
 from heat_lifecycle_plugins import protocol
 from heat_lifecycle_plugins.resources import action_constraints
+from heat_lifecycle_plugins.resources import common
 from heat_lifecycle_plugins.resources import component_config
 from heat_lifecycle_plugins.resources import deployment_signals
+from heat_lifecycle_plugins.resources import deployment_waiting
 from heat_lifecycle_plugins.resources import software_component
 
 LOG = logging.getLogger(__name__)
 
-# The key of the wait cookie (the dict handle_* returns) that holds when
-# the deployment of the action was stored: the deadlines count from it.
-DELIVERED_AT = 'heat_lifecycle_plugins_delivered_at'
-SIGNAL_EVENT = 'SIGNAL'
-
-
-def _added_schema(kind, description, **extra):
-    return properties.Schema(
-        kind, description, update_allowed=True,
-        support_status=support.SupportStatus(
-            support.SUPPORTED, _('Added by heat-lifecycle-plugins.')),
-        **extra)
-
 
 def _deadline_schema(description):
-    return _added_schema(properties.Schema.INTEGER, description,
-                         constraints=[constraints.Range(min=1)])
+    return common.added_schema(properties.Schema.INTEGER, description,
+                               constraints=[constraints.Range(min=1)])
 
 
 # Extended, not rewritten: the private names used are in heat_internals.
 InTreeSoftwareDeployment = heat_internals.in_tree_software_deployment()
 
 
-class SoftwareDeployment(InTreeSoftwareDeployment):
+class SoftwareDeployment(deployment_waiting.DeploymentWaiting,
+                         InTreeSoftwareDeployment):
     """Associates a server with a software config or component.
 
     Whenever this resource goes IN_PROGRESS it stores a derived config with
@@ -134,20 +121,20 @@ class SoftwareDeployment(InTreeSoftwareDeployment):
             'Unset: no limit but the stack\'s timeout. Only with '
             'signal_transport HEAT_SIGNAL or CFN_SIGNAL. Changing it re-runs '
             'nothing.')),
-        EXTENDED_ACTION: _added_schema(properties.Schema.STRING, _(
+        EXTENDED_ACTION: common.added_schema(properties.Schema.STRING, _(
             'The action a request (a change of action_request) runs on the '
             'server: a custom action of the component (an upper-case '
             'identifier such as BACKUP, listed in its configs[].actions), '
             'or UPDATE to re-apply the config unchanged (its UPDATE entry, '
             'else its CREATE entry). Unset: UPDATE. Changing it alone runs '
-            'nothing.'), constraints=[action_constraints.ValidActionName()]),
-        ACTION_REQUEST: _added_schema(properties.Schema.STRING, _(
+            'nothing.'), constraints=[action_constraints.valid_action_name()]),
+        ACTION_REQUEST: common.added_schema(properties.Schema.STRING, _(
             'A request token: a stack update that changes it to a new, '
             'non-empty value runs extended_action now, as a Heat UPDATE of '
             'this resource, nothing replaced (e.g. openstack stack update '
             '--existing --parameter backup_request=$(date +%s)). Empty or '
             'unchanged: nothing is requested.')),
-        ACTION_INPUTS: _added_schema(properties.Schema.MAP, _(
+        ACTION_INPUTS: common.added_schema(properties.Schema.MAP, _(
             'Input values of requested actions only: each is an input of '
             'the requested action\'s deployment, overriding input_values '
             'of the same name. Other actions do not see them; changing '
@@ -253,7 +240,7 @@ class SoftwareDeployment(InTreeSoftwareDeployment):
                             props[rpc_api.SOFTWARE_DEPLOYMENT_STATUS_REASON])
         if self._signal_transport_none():
             return None
-        return dict(sd, **{DELIVERED_AT: time.time()})
+        return dict(sd, **{deployment_waiting.DELIVERED_AT: time.time()})
 
     def _store_deployment(self, props, prev_derived_config):
         rpc = self.rpc_client()
@@ -288,17 +275,9 @@ class SoftwareDeployment(InTreeSoftwareDeployment):
     def needs_replace_failed(self):
         # A failed request (BACKUP) changed nothing the deployment applied:
         # the next update runs in place, as the next request or not at all.
-        if action_requests.failed_request(self.action, self.data()):
+        if common.failed_in_request(self):
             return False
         return super(SoftwareDeployment, self).needs_replace_failed()
-
-    def _note_request(self, token):
-        """Remember whether this update runs a request, and its token."""
-        if self._request:
-            self.data_set(action_requests.REQUESTED_KEY, self._request)
-            self.data_set(action_requests.TOKEN_KEY, token)
-        elif action_requests.REQUESTED_KEY in self.data():
-            self.data_delete(action_requests.REQUESTED_KEY)
 
     def handle_update(self, json_snippet, tmpl_diff, prop_diff):
         changed = set(prop_diff or ())
@@ -317,7 +296,8 @@ class SoftwareDeployment(InTreeSoftwareDeployment):
         self._request = action_requests.requested(
             json_snippet.properties(self.properties_schema, self.context)[
                 self.EXTENDED_ACTION]) if request else None
-        self._note_request(prop_diff.get(self.ACTION_REQUEST))
+        common.note_request(self, self._request,
+                            prop_diff.get(self.ACTION_REQUEST))
         return super(SoftwareDeployment, self).handle_update(
             json_snippet, tmpl_diff, prop_diff)
 
@@ -328,18 +308,9 @@ class SoftwareDeployment(InTreeSoftwareDeployment):
         values not known yet are checked at create or update.
         """
         super(SoftwareDeployment, self).validate_template()
-        try:
-            action = self.properties[self.EXTENDED_ACTION]
-        except Exception:  # unresolvable yet: checked at create or update
-            return
-        problem = action_names.problem(action) if action else None
-        if problem:
-            raise exception.StackValidationFailed(
-                error='Property error',
-                path=[self.stack.t.RESOURCES, self.name,
-                      self.stack.t.get_section_name('properties'),
-                      self.EXTENDED_ACTION],
-                message=problem)
+        common.refuse_known_problem(
+            self, self.EXTENDED_ACTION,
+            lambda action: action_names.problem(action) if action else None)
 
     def _validate_extended_action(self):
         """A requested action the config is known to lack fails here.
@@ -411,80 +382,6 @@ class SoftwareDeployment(InTreeSoftwareDeployment):
                         _('the engine polls the result and never sees the '
                           'server start')})
 
-    # -- waiting, with deadlines --------------------------------------------
-
-    def _checked(self, check, sd):
-        """check(sd) (the in-tree check), else enforce the deadlines.
-
-        A database or message-bus outage is not the deployment's failure:
-        the check polls again.
-        """
-        try:
-            return self._deadlines_checked(sd, check(sd))
-        except Exception as exc:
-            outage = deployment_signals.outage_of(exc)
-            if outage is None:
-                raise
-            LOG.warning('%(res)s: %(outage)s while checking the deployment; '
-                        'checking again', {'res': self, 'outage': outage})
-            return False
-
-    def _deadlines_checked(self, sd, done):
-        if done or not sd or DELIVERED_AT not in sd:
-            return done
-        reason = deployment_signals.enforce_deadlines(
-            self.context, self.resource_id, time.time() - sd[DELIVERED_AT],
-            self.properties[self.START_TIMEOUT],
-            self.properties[self.RUN_TIMEOUT])
-        if reason is not None:
-            raise exception.Error(reason)
-        return False
-
-    def check_create_complete(self, sd):
-        return self._checked(
-            super(SoftwareDeployment, self).check_create_complete, sd)
-
-    def check_update_complete(self, sd):
-        done = self._checked(
-            super(SoftwareDeployment, self).check_update_complete, sd)
-        if done and action_requests.REQUESTED_KEY in self.data():
-            self.data_delete(action_requests.REQUESTED_KEY)  # it succeeded
-        return done
-
-    def check_suspend_complete(self, sd):
-        return self._checked(
-            super(SoftwareDeployment, self).check_suspend_complete, sd)
-
-    def check_resume_complete(self, sd):
-        return self._checked(
-            super(SoftwareDeployment, self).check_resume_complete, sd)
-
-    def check_delete_complete(self, sd=None):
-        return self._checked(
-            super(SoftwareDeployment, self).check_delete_complete, sd)
-
-    def _remember_server_type(self):
-        server = self.stack.resource_by_refid(self.properties[self.SERVER])
-        if server is not None:
-            self.data_set(self.SERVER_TYPE_KEY, server.type())
-
-    def _server_exists(self, sd):
-        # A server of this stack that is not a Nova server (a DeployedServer)
-        # exists until Heat deletes it: Nova does not know it. So does a
-        # server of another stack in a cloud without a compute service
-        # (in-tree, asking the absent Nova fails the DELETE).
-        server_type = self.data().get(self.SERVER_TYPE_KEY)
-        if server_type == 'OS::Nova::Server' or (
-                not server_type and self._compute_in_catalog()):
-            return super(SoftwareDeployment, self)._server_exists(sd)
-        state = heat_internals.resource_state_by_physical_id(
-            self.context, sd[rpc_api.SOFTWARE_DEPLOYMENT_SERVER_ID])
-        return state is not None and state != (self.DELETE, self.COMPLETE)
-
-    def _compute_in_catalog(self):
-        return self.client_plugin('nova').does_endpoint_exist(
-            service_type='compute', service_name='nova')
-
     def _show_resource(self):
         # The `show` attribute, read through the engine's own RPC API rather
         # than an HTTP round trip to heat-api.
@@ -499,29 +396,3 @@ class SoftwareDeployment(InTreeSoftwareDeployment):
         # get_attribute: in-tree, deploy_stdout/stderr/status_code and the
         # outputs all read None on that path, failed deployments included.
         return self.get_attribute(name)
-
-    # -- signals --------------------------------------------------------------
-
-    def _handle_signal(self, details):
-        """Handle one signal and add its SIGNAL event, as Heat's does.
-
-        Bad signals are events, not errors; an error of the engine itself
-        (its database unreachable) fails the call, so the agent retries.
-        """
-        try:
-            reason = self._signal_outcome(details)
-        except Exception as exc:
-            LOG.info('signal %(name)s : %(msg)s',
-                     {'name': str(self), 'msg': exc}, exc_info=True)
-            raise exception.ResourceFailure(exc, self)
-        self._add_event(SIGNAL_EVENT, self.status, 'Signal: %s' % reason)
-
-    def _signal_outcome(self, details):
-        if self.resource_id is None:
-            return 'signal ignored: %s has no deployment yet' % self.name
-        try:
-            return deployment_signals.handle(self.context, self.resource_id,
-                                             details)
-        except exception.NotFound:
-            return ('signal ignored: deployment %s no longer exists'
-                    % self.resource_id)

@@ -22,8 +22,8 @@ from heat.common import exception
 from heat.engine import resource
 from oslo_log import log as logging
 
-from heat_lifecycle_plugins import action_requests
 from heat_lifecycle_plugins import config
+from heat_lifecycle_plugins.resources import common
 from heat_lifecycle_plugins.resources import execution_results as results
 from heat_lifecycle_plugins.resources import workflow_runs
 
@@ -54,7 +54,7 @@ class UpdateDecisions(object):
     def needs_replace_failed(self):
         # A failed request (a custom action) leaves the thing as it was:
         # the next update runs in place.
-        if action_requests.failed_request(self.action, self.data()):
+        if common.failed_in_request(self):
             return False
         return not self._repairs()
 

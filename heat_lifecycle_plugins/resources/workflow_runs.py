@@ -114,10 +114,6 @@ class WorkflowRuns(object):
 
     # -- starting and polling executions -----------------------------------
 
-    def _path(self, *keys):
-        return [self.stack.t.get_section_name('resources'), self.name,
-                'properties'] + list(keys)
-
     def _action_spec(self, action, props=None):
         props = self.properties if props is None else props
         return (props[self.EX_ACTIONS] or {}).get(action)
@@ -233,7 +229,7 @@ class WorkflowRuns(object):
         if outcome.failure is not None:
             raise FAILURES[outcome.failure.kind](outcome.failure.reason)
 
-    def _check(self, watch):
+    def check_execution(self, watch):
         """Poll the execution within CHECK_BUDGET; True once it ended."""
         if not watch:
             return True
@@ -322,10 +318,11 @@ class WorkflowRuns(object):
         self._apply(run, held, results.partial(
             run, held, self._tasks(run, executions.CANCELLED)))
 
-    def _cancel(self, watch, action):
+    def cancel_execution(self, watch):
+        """Heat cancelled the action whose execution `watch` follows."""
         if watch:
             self._cancel_execution(watch.run, 'Heat cancelled %s of %s'
-                                   % (action, self))
+                                   % (watch.run.action, self))
 
     def _fail_if_stack_cancelled(self, run):
         """Cancel the execution if the stack operation was cancelled.

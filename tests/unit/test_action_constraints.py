@@ -11,7 +11,7 @@
 # under the License.
 """The constraints on action names and ExternalResource's open actions map.
 
-ValidWorkflowActions checks what the in-tree keyed schema of `actions`
+valid_workflow_actions checks what the in-tree keyed schema of `actions`
 checked (each value {workflow (required string), params (a map)}, nothing
 else), plus the action naming rule for its keys.
 """
@@ -23,7 +23,7 @@ from heat_lifecycle_plugins.resources import action_constraints as ac
 
 def problem(actions):
     try:
-        ac.ValidWorkflowActions().validate(actions)
+        ac.valid_workflow_actions().validate(actions)
     except ValueError as exc:
         return str(exc)
     return None
@@ -65,7 +65,7 @@ def test_bad_actions_are_refused_naming_key_and_value(actions, said):
 
 def test_action_name_constraint():
     with pytest.raises(ValueError) as error:
-        ac.ValidActionName().validate('UPDTE')
+        ac.valid_action_name().validate('UPDTE')
     assert str(error.value) == "'UPDTE' is not an action; did you mean " \
         "'UPDATE'?"
-    ac.ValidActionName().validate('BACKUP')
+    ac.valid_action_name().validate('BACKUP')

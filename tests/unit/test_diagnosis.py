@@ -16,6 +16,7 @@ test_why.py runs the same cases for real); reasons are Heat's own texts.
 """
 
 from heat_lifecycle_plugins.cmd import diagnosis
+from heat_lifecycle_plugins.cmd import report
 
 DEPLOY_REASON = (
     'hook script: the tool exited with status 4, Deployment exited with '
@@ -92,7 +93,7 @@ def test_a_stack_that_did_not_fail_has_nothing_to_explain():
     findings = diagnosis.explain(stack('UPDATE_COMPLETE', 'ok'), [
         resource(['x'], 'OS::Heat::None', 'CREATE_FAILED', 'old')])
     assert findings == []
-    assert diagnosis.render(stack('UPDATE_COMPLETE'), findings) == [
+    assert report.render(stack('UPDATE_COMPLETE'), findings) == [
         'stack app is UPDATE_COMPLETE: nothing failed']
     assert not diagnosis.stack_failed(stack('CREATE_IN_PROGRESS'))
     assert diagnosis.stack_failed(stack('ROLLBACK_COMPLETE'))
@@ -122,7 +123,7 @@ def test_the_failed_deployment_deepest_in_a_chain_comes_first():
 def test_the_report_as_text_says_the_cause_first():
     resources, events, deployments = chain_with_failing_deployment()
     findings = diagnosis.explain(stack(), resources, events, deployments)
-    lines = diagnosis.render(stack(), findings)
+    lines = report.render(stack(), findings)
     assert lines[:4] == [
         'stack app CREATE_FAILED: 1 cause, 2 enclosing', '',
         '[1] step/1/deployment  OS::Heat::SoftwareDeployment  '
@@ -142,14 +143,14 @@ def test_the_report_as_text_says_the_cause_first():
 def test_the_report_as_json_has_the_same_order_and_details():
     resources, events, deployments = chain_with_failing_deployment()
     findings = diagnosis.explain(stack(), resources, events, deployments)
-    report = diagnosis.as_dict(stack(), findings)
-    assert report['failed'] is True
-    assert report['stack'] == {'id': 'stack-id', 'name': 'app',
-                               'status': 'CREATE_FAILED',
-                               'reason': 'Resource CREATE failed: ...'}
-    assert [f['resource'] for f in report['findings']] == [
+    data = report.as_dict(stack(), findings)
+    assert data['failed'] is True
+    assert data['stack'] == {'id': 'stack-id', 'name': 'app',
+                             'status': 'CREATE_FAILED',
+                             'reason': 'Resource CREATE failed: ...'}
+    assert [f['resource'] for f in data['findings']] == [
         'deployment', '1', 'step']
-    assert report['findings'][0]['cause'] == (
+    assert data['findings'][0]['cause'] == (
         'psql: could not connect to server')
 
 
@@ -176,7 +177,7 @@ def test_a_failed_workflow_in_a_group_names_its_failed_tasks():
         'workflow': 'thing_create', 'state': 'ERROR', 'execution': '5e1f',
         'failed_tasks': [{'task': 'refuse', 'error': 'quota exceeded'},
                          {'task': 'log', 'error': 'disk full'}]}
-    lines = diagnosis.render(stack(), findings)
+    lines = report.render(stack(), findings)
     assert '    failed task: log: disk full' in lines
 
 
@@ -316,7 +317,7 @@ def test_a_stack_that_failed_without_resources_gives_its_own_reason():
                                '.x: Property y not allowed'), [])
     assert finding.role == diagnosis.STACK and finding.path == []
     assert finding.cause == 'Property y not allowed'
-    assert diagnosis.render(stack(), [finding])[2] == (
+    assert report.render(stack(), [finding])[2] == (
         '[1] (the stack itself)  -  UPDATE_FAILED  (stack)')
 
 

@@ -72,7 +72,7 @@ def test_an_override_heat_no_longer_calls_fails_the_check(monkeypatch):
 
 def test_a_name_holds_only_for_the_releases_it_is_declared_for():
     name = heat_contract.Name('heat.nowhere:gone', since=(25, 0, 0),
-                               until=(26, 0, 0))
+                              until=(26, 0, 0))
     assert not heat_contract.applies(name, (24, 1, 2))
     assert heat_contract.applies(name, (25, 0, 2))
     assert not heat_contract.applies(name, (26, 0, 0))

@@ -18,7 +18,7 @@ is asked. tests/e2e/test_day_two.py runs it against a real cloud.
 
 import pytest
 
-from heat_lifecycle_plugins.cmd import run_action as ra
+from heat_lifecycle_plugins.cmd import request_plan as rp
 from tests.plugin_env import run_cli
 from tests.unit.test_why import assert_one_line_error
 from tests.unit.test_why import without_cloud  # noqa: F401
@@ -35,32 +35,32 @@ WIRED = template(action_request={'get_param': 'req'},
 
 
 def test_a_wired_resource_gets_request_action_and_inputs():
-    assert ra.plan(WIRED, 'backup', 'BACKUP', {'label': 'x'}, 't1') == {
+    assert rp.plan(WIRED, 'backup', 'BACKUP', {'label': 'x'}, 't1') == {
         'req': 't1', 'act': 'BACKUP', 'ins': '{"label": "x"}'}
 
 
 def test_inputs_are_cleared_when_none_are_given():
-    assert ra.plan(WIRED, 'backup', 'UPDATE', {}, 't2')['ins'] == '{}'
+    assert rp.plan(WIRED, 'backup', 'UPDATE', {}, 't2')['ins'] == '{}'
 
 
 def test_a_fixed_extended_action_runs_only_that_action():
     fixed = template(action_request={'get_param': 'req'},
                      extended_action='BACKUP')
-    assert ra.plan(fixed, 'backup', 'BACKUP', {}, 't') == {'req': 't'}
-    with pytest.raises(ra.RunActionError) as error:
-        ra.plan(fixed, 'backup', 'DRAIN', {}, 't')
+    assert rp.plan(fixed, 'backup', 'BACKUP', {}, 't') == {'req': 't'}
+    with pytest.raises(rp.RunActionError) as error:
+        rp.plan(fixed, 'backup', 'DRAIN', {}, 't')
     assert str(error.value) == (
         'resource backup: extended_action is BACKUP in the template, not a '
         'parameter; to run DRAIN give it extended_action: {get_param: ...}')
     unset = template(action_request={'get_param': 'req'})
-    assert ra.plan(unset, 'backup', 'UPDATE', {}, 't') == {'req': 't'}
+    assert rp.plan(unset, 'backup', 'UPDATE', {}, 't') == {'req': 't'}
 
 
 @pytest.mark.parametrize('props', [{}, {'action_request': 'fixed'},
                                    {'action_request': {'get_attr': ['x']}}])
 def test_a_resource_not_wired_says_what_to_add(props):
-    with pytest.raises(ra.RunActionError) as error:
-        ra.plan(template(**props), 'backup', 'BACKUP', {}, 't')
+    with pytest.raises(rp.RunActionError) as error:
+        rp.plan(template(**props), 'backup', 'BACKUP', {}, 't')
     assert str(error.value).startswith(
         'resource backup is not wired for requests: give it action_request: '
         '{get_param: <a string parameter>}')
@@ -72,10 +72,10 @@ def test_an_external_resource_without_the_workflow_is_refused():
             'actions': {'CREATE': {}, 'ROTATE': {}},
             'action_request': {'get_param': 'req'},
             'extended_action': {'get_param': 'act'}}}}}
-    assert ra.plan(thing, 'thing', 'ROTATE', {}, 't') == {
+    assert rp.plan(thing, 'thing', 'ROTATE', {}, 't') == {
         'req': 't', 'act': 'ROTATE'}
-    with pytest.raises(ra.RunActionError) as error:
-        ra.plan(thing, 'thing', 'DRAIN', {}, 't')
+    with pytest.raises(rp.RunActionError) as error:
+        rp.plan(thing, 'thing', 'DRAIN', {}, 't')
     assert str(error.value) == (
         "Resource thing: property extended_action: actions has no workflow "
         "for 'DRAIN' (it has CREATE, ROTATE)")
@@ -84,43 +84,43 @@ def test_an_external_resource_without_the_workflow_is_refused():
 def test_inputs_need_action_inputs_wired():
     wired = template(action_request={'get_param': 'req'},
                      extended_action={'get_param': 'act'})
-    with pytest.raises(ra.RunActionError) as error:
-        ra.plan(wired, 'backup', 'BACKUP', {'a': '1'}, 't')
+    with pytest.raises(rp.RunActionError) as error:
+        rp.plan(wired, 'backup', 'BACKUP', {'a': '1'}, 't')
     assert 'resource backup: --input needs action_inputs' in str(error.value)
 
 
 def test_an_unknown_resource_or_bad_action():
-    with pytest.raises(ra.RunActionError) as error:
-        ra.plan(WIRED, 'nope', 'BACKUP', {}, 't')
+    with pytest.raises(rp.RunActionError) as error:
+        rp.plan(WIRED, 'nope', 'BACKUP', {}, 't')
     assert str(error.value) == 'stack has no resource nope in its template'
-    with pytest.raises(ra.RunActionError) as error:
-        ra.plan(WIRED, 'backup', 'UPDTE', {}, 't')
+    with pytest.raises(rp.RunActionError) as error:
+        rp.plan(WIRED, 'backup', 'UPDTE', {}, 't')
     assert str(error.value) == (
         "ACTION 'UPDTE' is not an action; did you mean 'UPDATE'?")
 
 
 def test_inputs_parse_and_refuse_what_heat_sets():
-    assert ra.parse_inputs(['a=1', 'b=x=y', 'c=']) == {
+    assert rp.parse_inputs(['a=1', 'b=x=y', 'c=']) == {
         'a': '1', 'b': 'x=y', 'c': ''}
     for bad, said in [('novalue', "--input 'novalue': expected KEY=VALUE"),
                       ('=v', "--input '=v': expected KEY=VALUE"),
                       ('deploy_action=X', "--input 'deploy_action=X': "
                        'deploy_action is set by Heat, not by a request')]:
-        with pytest.raises(ra.RunActionError) as error:
-            ra.parse_inputs([bad])
+        with pytest.raises(rp.RunActionError) as error:
+            rp.parse_inputs([bad])
         assert str(error.value) == said
 
 
 def test_defined_actions_of_a_delivered_component():
     component = {'group': 'component', 'config': {'configs': [
         {'actions': ['CREATE', 'UPDATE']}, {'actions': ['BACKUP']}]}}
-    assert ra.defined_actions(component) == {'CREATE', 'UPDATE', 'BACKUP'}
-    assert ra.defined_actions({'group': 'script', 'config': 'x'}) is None
-    assert ra.defined_actions(None) is None
+    assert rp.defined_actions(component) == {'CREATE', 'UPDATE', 'BACKUP'}
+    assert rp.defined_actions({'group': 'script', 'config': 'x'}) is None
+    assert rp.defined_actions(None) is None
 
 
 def test_tokens_differ():
-    assert ra.new_token() != ra.new_token()
+    assert rp.new_token() != rp.new_token()
 
 
 @pytest.mark.parametrize('args, said', [
@@ -167,23 +167,23 @@ MEMBER = {'resources': {'deploy': {
 
 def test_a_chain_members_request_is_carried_by_resource_properties():
     levels = [(TOP, 'chain'), (CHAIN_STACK, '1'), (MEMBER, 'deploy')]
-    params = ra.plan(MEMBER, 'deploy', 'UPDATE', {}, 't')
+    params = rp.plan(MEMBER, 'deploy', 'UPDATE', {}, 't')
     assert params == {'backup_request': 't'}
-    assert ra.lift(levels, params, 'chain.1.deploy') == {'top_request': 't'}
+    assert rp.lift(levels, params, 'chain.1.deploy') == {'top_request': 't'}
 
 
 def test_a_template_resource_passes_its_own_property_down():
     top = {'resources': {'app': {'type': 'app.yaml', 'properties': {
         'backup_request': {'get_param': 'req'}}}}}
     levels = [(top, 'app'), (MEMBER, 'deploy')]
-    assert ra.lift(levels, {'backup_request': 't'}, 'app.deploy') == {
+    assert rp.lift(levels, {'backup_request': 't'}, 'app.deploy') == {
         'req': 't'}
 
 
 def test_a_member_not_wired_to_the_top_says_what_to_add():
     levels = [(TOP, 'chain'), (CHAIN_STACK, '1'), (MEMBER, 'deploy')]
-    with pytest.raises(ra.RunActionError) as error:
-        ra.lift(levels, {'fixed': 't'}, 'chain.1.deploy')
+    with pytest.raises(rp.RunActionError) as error:
+        rp.lift(levels, {'fixed': 't'}, 'chain.1.deploy')
     assert str(error.value) == (
         'chain.1.deploy: chain does not pass parameter fixed down: give it '
         'fixed: {get_param: <a parameter of its stack>} in '
@@ -191,10 +191,10 @@ def test_a_member_not_wired_to_the_top_says_what_to_add():
 
 
 def test_a_resource_path_is_split_unless_the_name_exists():
-    assert ra.resource_path(TOP, 'chain.1.deploy') == ['chain', '1',
+    assert rp.resource_path(TOP, 'chain.1.deploy') == ['chain', '1',
                                                        'deploy']
     dotted = {'resources': {'a.b': {}}}
-    assert ra.resource_path(dotted, 'a.b') == ['a.b']
-    assert ra.resource_path(TOP, 'chain') == ['chain']
-    with pytest.raises(ra.RunActionError):
-        ra.resource_path(TOP, 'chain..deploy')
+    assert rp.resource_path(dotted, 'a.b') == ['a.b']
+    assert rp.resource_path(TOP, 'chain') == ['chain']
+    with pytest.raises(rp.RunActionError):
+        rp.resource_path(TOP, 'chain..deploy')

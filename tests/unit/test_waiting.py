@@ -13,6 +13,7 @@
 
 import datetime
 
+from heat_lifecycle_plugins.cmd import report
 from heat_lifecycle_plugins.cmd import waiting
 
 NOW = datetime.datetime(2026, 11, 24, 12, 10, 0,
@@ -49,7 +50,7 @@ def test_a_deployment_with_progress_shows_it_and_its_deadlines():
          'in_seconds': 360},
         {'name': "the stack's timeout (60 min)",
          'fires_at': '2026-11-24T13:00:00Z', 'in_seconds': 3000}]
-    assert waiting.detail_lines(finding)[2:] == [
+    assert report.waiting_detail_lines(finding)[2:] == [
         'signals: CFN_SIGNAL to http://cfn:8000/v1/signal/x',
         'note: the URL is signed with a timestamp: Keystone refuses it '
         '[credential] auth_ttl after that']
@@ -76,7 +77,7 @@ def test_the_signal_route_never_shows_a_credential():
 
 def test_render_lists_each_waiting_deployment():
     findings = explain('In progress: step 3 of 5', {})
-    lines = waiting.render(STACK, findings)
+    lines = report.render(STACK, findings)
     assert lines[0] == 's CREATE_IN_PROGRESS: 1 deployment(s) waiting'.join(
         ['stack ', ''])
     assert lines[2] == ('[1] chain/1/deploy  OS::Heat::SoftwareDeployment  '

@@ -1,0 +1,104 @@
+# Licensed under the Apache License, Version 2.0 (the "License"); you may
+# not use this file except in compliance with the License. You may obtain
+# a copy of the License at
+#
+#      http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+# WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+# License for the specific language governing permissions and limitations
+# under the License.
+"""Helpers the resource types share.
+
+The support status of what this package adds, the path of a property in
+errors, constraints that say what is wrong with a value, the check of a
+property known at template validation, and the bookkeeping of day-two
+requests in a resource's data (action_requests holds the rules).
+"""
+
+from heat.common import exception
+from heat.common.i18n import _
+from heat.engine import constraints
+from heat.engine import properties
+from heat.engine import support
+
+from heat_lifecycle_plugins import action_requests
+
+ADDED = support.SupportStatus(support.SUPPORTED,
+                              _('Added by heat-lifecycle-plugins.'))
+
+
+def added_schema(kind, description, **extra):
+    """An updatable property this package adds to an upstream type."""
+    return properties.Schema(kind, description, update_allowed=True,
+                             support_status=ADDED, **extra)
+
+
+def property_path(res, *keys):
+    """The path of a property of `res` as Heat's errors name it."""
+    return [res.stack.t.RESOURCES, res.name,
+            res.stack.t.get_section_name('properties')] + list(keys)
+
+
+class ProblemConstraint(constraints.Constraint):
+    """A property constraint: problem_of(value) says what is wrong, or None.
+
+    Heat applies it wherever property values are checked (stack create,
+    update, preview); template validation skips values, which
+    refuse_known_problem covers. text: the rule, in the type's reference.
+    """
+
+    def __init__(self, value_type, problem_of, text):
+        super(ProblemConstraint, self).__init__()
+        self.valid_types = (value_type,)
+        self._problem_of = problem_of
+        self._text = text
+
+    def validate(self, value, schema=None, context=None):
+        problem = self._problem_of(value)
+        if problem:
+            raise ValueError(problem)
+
+    def _str(self):
+        return self._text
+
+    def _constraint(self):
+        return self._text
+
+
+def refuse_known_problem(res, name, problem_of):
+    """StackValidationFailed if property `name`, known now, has a problem.
+
+    For validate_template: a value not resolvable yet is checked at create
+    or update.
+    """
+    try:
+        value = res.properties[name]
+    except Exception:  # not resolvable yet
+        return
+    problem = problem_of(value)
+    if problem:
+        raise exception.StackValidationFailed(
+            error='Property error', path=property_path(res, name),
+            message=problem)
+
+
+def note_request(res, requested, token):
+    """Remember a request from its start until it succeeds (or forget)."""
+    if requested:
+        res.data_set(action_requests.REQUESTED_KEY, requested)
+        res.data_set(action_requests.TOKEN_KEY, token)
+    else:
+        request_ended(res)
+
+
+def request_ended(res):
+    """The request succeeded (or none runs): nothing to remember."""
+    if action_requests.REQUESTED_KEY in res.data():
+        res.data_delete(action_requests.REQUESTED_KEY)
+
+
+def failed_in_request(res):
+    """Whether the resource FAILED in a request: not to be replaced."""
+    return action_requests.failed_request(res.action, res.data())
