@@ -9,7 +9,7 @@
 # WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
 # License for the specific language governing permissions and limitations
 # under the License.
-"""ResourceChain benchmarks (issue items 1-3).
+"""ResourceChain benchmarks.
 
 1. A chain of N OS::Heat::None members, sequential and concurrent: create,
    update (changed resource_properties), delete and peak RSS, for our

@@ -9,7 +9,7 @@
 # WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
 # License for the specific language governing permissions and limitations
 # under the License.
-"""Time to first feedback of a long deployment (issue item 4).
+"""Time to first feedback of a long deployment.
 
 Runs on the end-to-end loopback cloud (heat_lifecycle_fixtures.cloud:
 MariaDB, RabbitMQ, Keystone, heat-engine, heat-api, heat-api-cfn as separate

@@ -9,7 +9,7 @@
 # WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
 # License for the specific language governing permissions and limitations
 # under the License.
-"""Scale: long chains on an unmodified engine (issue 18, scale item).
+"""Scale: long chains on an unmodified engine.
 
 A chain of N OS::Heat::None members (sequential and concurrent) is created,
 updated twice in full (every member's resource_properties change) and

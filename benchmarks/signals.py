@@ -9,7 +9,7 @@
 # WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
 # License for the specific language governing permissions and limitations
 # under the License.
-"""Signal load on one stack: ours against the in-tree type (issue 13).
+"""Signal load on one stack: ours against the in-tree type.
 
     python -m benchmarks.signals [--signals N] [--results-dir DIR]
 

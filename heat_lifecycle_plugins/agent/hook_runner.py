@@ -195,10 +195,10 @@ def _run(path, deployment, timeout, progress):
         # A hook killed by a signal leaves its tools unsupervised: stop
         # them too (a hook that exits leaves its daemons alone).
         _kill(proc)
-    return interpret(path, proc.returncode, _text(stdout), _text(stderr))
+    return hook_result(path, proc.returncode, _text(stdout), _text(stderr))
 
 
-def interpret(path, returncode, stdout, stderr):
+def hook_result(path, returncode, stdout, stderr):
     """The result of a hook that exited with `returncode`.
 
     A non-zero exit is a failure whatever the hook printed. Reasons name

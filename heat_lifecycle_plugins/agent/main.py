@@ -282,6 +282,21 @@ def _run_locked(settings, state_dir):
         return 0 if ok else 1
 
 
+# Options of the config file a flag of the same name overrides.
+FLAG_OPTIONS = ('hook_timeout', 'heartbeat_interval', 'milestone_interval',
+                'signal_retries', 'signal_backoff')
+
+
+def _add_option_flags(parser):
+    """--hook-timeout etc., typed and described as their options are."""
+    options = {opt.name: opt for opt in config.agent_opts}
+    for name in FLAG_OPTIONS:
+        opt = options[name]
+        kind = int if isinstance(opt, cfg.IntOpt) else float
+        parser.add_argument('--' + name.replace('_', '-'), type=kind,
+                            help='%s (option %s)' % (opt.help, name))
+
+
 def _parser():
     parser = argparse.ArgumentParser(
         prog='heat-lifecycle-agent',
@@ -296,19 +311,7 @@ def _parser():
     parser.add_argument('--hooks-dir', action='append', default=[],
                         help='hooks directory, searched before '
                              '$HEAT_CONFIG_HOOKS and hooks_dirs; repeatable')
-    parser.add_argument('--hook-timeout', type=float,
-                        help='seconds a hook may run (hook_timeout)')
-    parser.add_argument('--heartbeat-interval', type=float,
-                        help='seconds between two "still running" progress '
-                             'signals, 0 for none (heartbeat_interval)')
-    parser.add_argument('--milestone-interval', type=float,
-                        help='least seconds between two relayed milestones '
-                             'of a tool, 0 for none (milestone_interval)')
-    parser.add_argument('--signal-retries', type=int,
-                        help='retries of a signal (signal_retries)')
-    parser.add_argument('--signal-backoff', type=float,
-                        help='seconds before the first signal retry '
-                             '(signal_backoff)')
+    _add_option_flags(parser)
     parser.add_argument('--debug', action='store_true',
                         help='log at DEBUG level')
     return parser

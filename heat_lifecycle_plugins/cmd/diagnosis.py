@@ -59,7 +59,7 @@ _WRAPPER = re.compile(r'^(?:Resource \w+ failed: |'
 _CANCELLED = re.compile(r'Operation cancelled|^Stack \w+ cancelled|'
                         r'^\w+ aborted$')
 _TIMED_OUT = 'Timed out'
-# The deadlines of a deployment say which one fired (issue 13).
+# The deadlines of a deployment say which one fired.
 _DEADLINE = re.compile(r'(the server never started .*|still running after .*)')
 # ExternalResource's reason for a failed execution (execution_results).
 _WORKFLOW = re.compile(r'Mistral workflow (?P<workflow>\S+) ended '
@@ -83,7 +83,7 @@ def stack_failed(stack):
     return status.endswith('_FAILED') or status.startswith('ROLLBACK_')
 
 
-def worth_a_look(resource):
+def failed_or_unfinished(resource):
     """Whether a resource of a failed stack may explain the failure.
 
     Failed resources, and those still in progress (a stack timeout leaves
@@ -99,13 +99,14 @@ def cancelled(resource):
     return bool(_CANCELLED.search(reason)) and _TIMED_OUT not in reason
 
 
-def worth_reading(resource):
+def needs_reading(resource):
     """Whether to read its nested stack, events and deployment.
 
-    What worth_a_look lists, except what was cancelled: its own story is
-    someone else's failure (and a large chain may have hundreds of them).
+    What failed_or_unfinished lists, except what was cancelled: its own
+    story is someone else's failure (and a large chain may have hundreds
+    of them).
     """
-    return worth_a_look(resource) and not cancelled(resource)
+    return failed_or_unfinished(resource) and not cancelled(resource)
 
 
 def may_be_deployment(resource):
@@ -305,7 +306,7 @@ def explain(stack, resources, events=(), deployments=None):
     if not stack_failed(stack):
         return []
     deployments = deployments or {}
-    looked_at = [r for r in resources if worth_a_look(r)]
+    looked_at = [r for r in resources if failed_or_unfinished(r)]
     events_of = events_by_path(events)
     found = []
     for resource in looked_at:

@@ -135,7 +135,7 @@ def read_stack(hc, stack_ref):
     """(stack, resources, events, deployments) of a stack, as plain dicts.
 
     Only a failed stack or one in progress is walked: into the nested
-    stacks of the resources worth reading (diagnosis.worth_reading), with
+    stacks of the resources worth reading (diagnosis.needs_reading), with
     their events and, for the deployments among them, the software
     deployment.
     """
@@ -153,7 +153,7 @@ def read_stack(hc, stack_ref):
         seen.add(ident)
         listed = _resources(hc, ident, path)
         resources += listed
-        read = [r for r in listed if diagnosis.worth_reading(r)]
+        read = [r for r in listed if diagnosis.needs_reading(r)]
         if read:
             events += _events(hc, ident, path,
                               names=[r['resource_name'] for r in read])

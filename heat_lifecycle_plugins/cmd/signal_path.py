@@ -198,16 +198,16 @@ def body_size_finding(heat, agent):
     limit = int(_get(heat, 'DEFAULT', 'max_json_body_size',
                      HEAT_MAX_JSON_BODY_SIZE))
     signal = agent['max_signal_bytes']
-    if signal <= limit:
-        return checks.Finding(checks.OK, TOPIC, (
-            'the agent\'s max_signal_bytes = %d fits heat-api\'s '
-            'max_json_body_size = %d' % (signal, limit)))
-    return checks.Finding(checks.FAIL, TOPIC, (
-        'the agent\'s max_signal_bytes = %d > heat-api\'s max_json_body_size '
-        '= %d: a large result is refused (HTTP 400) and never delivered; '
-        'set [%s] max_signal_bytes = %d on the servers or [DEFAULT] '
-        'max_json_body_size = %d for heat-api and heat-api-cfn' % (
-            signal, limit, agent_config.GROUP.name, limit, signal)))
+    fits = signal <= limit
+    text = ('the agent\'s max_signal_bytes = %d %s heat-api\'s '
+            'max_json_body_size = %d' % (signal, 'fits' if fits else '>',
+                                         limit))
+    if not fits:
+        text += (': a large result is refused (HTTP 400) and never '
+                 'delivered; set [%s] max_signal_bytes = %d on the servers '
+                 'or [DEFAULT] max_json_body_size = %d for heat-api and '
+                 'heat-api-cfn' % (agent_config.GROUP.name, limit, signal))
+    return checks.Finding(checks.OK if fits else checks.FAIL, TOPIC, text)
 
 
 def thread_budget_findings(version, heat):

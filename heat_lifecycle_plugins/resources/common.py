@@ -29,10 +29,14 @@ ADDED = support.SupportStatus(support.SUPPORTED,
                               _('Added by heat-lifecycle-plugins.'))
 
 
+def updatable(kind, description, **extra):
+    """A property that changes in place on a stack update."""
+    return properties.Schema(kind, description, update_allowed=True, **extra)
+
+
 def added_schema(kind, description, **extra):
     """An updatable property this package adds to an upstream type."""
-    return properties.Schema(kind, description, update_allowed=True,
-                             support_status=ADDED, **extra)
+    return updatable(kind, description, support_status=ADDED, **extra)
 
 
 def property_path(res, *keys):

@@ -12,8 +12,8 @@
 """What a signal means for a software deployment, and how it is stored.
 
 Signals to our deployments run in the engine's RPC call (see
-software_deployment), several at once. A signal is therefore read
-(snapshot), interpreted (interpret) and then written only if the deployment
+deployment_waiting), several at once. A signal is therefore read
+(snapshot), decided (signal_outcome) and then written only if the deployment
 is still IN_PROGRESS with the same derived config (store_if_in_progress, a
 compare-and-swap UPDATE ... WHERE): a progress signal can never overwrite a
 COMPLETE or FAILED that raced it, and a late signal can never complete the
@@ -119,7 +119,7 @@ def snapshot(context, deployment_id):
                     sd.status_reason or '', sd.updated_at)
 
 
-def interpret(sd, details):
+def signal_outcome(sd, details):
     """The Outcome of signal `details` for deployment snapshot `sd`."""
     if details is not None and not isinstance(details, dict):
         return Outcome(
@@ -210,7 +210,7 @@ def store_if_in_progress(context, sd, values):
 def handle(context, deployment_id, details):
     """Apply one signal; return the reason for the resource's SIGNAL event."""
     sd = snapshot(context, deployment_id)
-    outcome = interpret(sd, details)
+    outcome = signal_outcome(sd, details)
     if outcome.values is None or store_if_in_progress(context, sd,
                                                       outcome.values):
         return outcome.reason

@@ -121,14 +121,14 @@ class DeploymentWaiting(object):
         (its database unreachable) fails the call, so the agent retries.
         """
         try:
-            reason = self._signal_outcome(details)
+            reason = self._signal_reason(details)
         except Exception as exc:
             LOG.info('signal %(name)s : %(msg)s',
                      {'name': str(self), 'msg': exc}, exc_info=True)
             raise exception.ResourceFailure(exc, self)
         self._add_event(SIGNAL_EVENT, self.status, 'Signal: %s' % reason)
 
-    def _signal_outcome(self, details):
+    def _signal_reason(self, details):
         if self.resource_id is None:
             return 'signal ignored: %s has no deployment yet' % self.name
         try:

@@ -12,7 +12,7 @@
 """What a Mistral execution means for an OS::Mistral::ExternalResource.
 
 The resource starts one execution per action (a Run), reads it back from
-Mistral and asks interpret() what the result means: an Outcome says which
+Mistral and asks outcome_of() what the result means: an Outcome says which
 physical id the resource holds afterwards, which merged outputs to store
 (None: nothing to write) and why the action fails, if it does. The resource
 class applies the Outcome; nothing here does I/O or imports Heat.
@@ -23,8 +23,8 @@ execution's id is the physical id, failed or cancelled CREATE included, so
 that DELETE can clean up; a later execution's id never is.
 
 A CHECK execution's outputs are not merged: they say whether the external
-thing drifted (checked()). A replace_decision execution's outputs say
-whether an update replaces the resource (decided()).
+thing drifted (check_outcome()). A replace_decision execution's outputs say
+whether an update replaces the resource (replace_decision()).
 
 Values come as Mistral 23 reports them: an execution's output and a task's
 published values are JSON strings (maps with some clients), state_info is
@@ -160,7 +160,7 @@ def _merged(run, held, output):
                    Failure(BAD_RESULT, problem) if problem else None)
 
 
-def succeeded(run, held, output):
+def success_outcome(run, held, output):
     """Outcome of an execution that ended in SUCCESS with `output`.
 
     Its outputs are merged, a bad resource_id included, even when that
@@ -178,7 +178,7 @@ def succeeded(run, held, output):
     return outcome
 
 
-def partial(run, held, tasks):
+def partial_outcome(run, held, tasks):
     """Outcome of what a failed or cancelled execution's tasks published.
 
     The published values of its successful tasks are merged (a resource_id
@@ -193,7 +193,7 @@ def partial(run, held, tasks):
     return _merged(run, held, published)._replace(failure=None)
 
 
-def failed(run, held, execution, tasks):
+def failure_outcome(run, held, execution, tasks):
     """Outcome of an execution that ended in ERROR or CANCELLED.
 
     The reason quotes the failed tasks' own errors first (Heat cuts an
@@ -207,19 +207,19 @@ def failed(run, held, execution, tasks):
         run.workflow, execution.state,
         cause or clip(execution.state_info or '(no state_info)'),
         run.execution_id)
-    return partial(run, held, tasks)._replace(
+    return partial_outcome(run, held, tasks)._replace(
         failure=Failure(WORKFLOW_FAILED, reason))
 
 
-def interpret(run, held, execution, tasks=()):
+def outcome_of(run, held, execution, tasks=()):
     """The Outcome of a finished execution (not is_running(state)).
 
     tasks: the execution's tasks, read when needs_tasks(state).
     """
     if execution.state == executions.SUCCESS:
-        return succeeded(run, held, execution.output)
+        return success_outcome(run, held, execution.output)
     if execution.state in executions.FAILED_STATES:
-        return failed(run, held, execution, tasks)
+        return failure_outcome(run, held, execution, tasks)
     return Outcome(held_id(run, held.physical_id), None, Failure(
         WORKFLOW_FAILED, 'Mistral execution %s of workflow %s is in unknown '
         'state %s' % (run.execution_id, run.workflow, execution.state)))
@@ -243,7 +243,7 @@ def oversized(run, held, outcome, size, limit):
         % (run.workflow, size, limit, run.execution_id)))
 
 
-def checked(run, held, execution, tasks=()):
+def check_outcome(run, held, execution, tasks=()):
     """The Outcome of a finished CHECK execution.
 
     Nothing is merged. SUCCESS with a null `drift` output: in sync. A drift
@@ -252,7 +252,7 @@ def checked(run, held, execution, tasks=()):
     """
     kept = held_id(run, held.physical_id)
     if execution.state != executions.SUCCESS:
-        return interpret(run, held, execution, tasks)._replace(
+        return outcome_of(run, held, execution, tasks)._replace(
             physical_id=kept, outputs=None)
     output = _as_map(execution.output)
     if not isinstance(output, dict):
@@ -273,10 +273,10 @@ def checked(run, held, execution, tasks=()):
                             run.execution_id)), found)
 
 
-def decided(run, execution, tasks=()):
+def replace_decision(run, execution, tasks=()):
     """(replace, Failure or None) of a finished replace_decision execution."""
     if execution.state != executions.SUCCESS:
-        return None, interpret(run, Held(None, {}), execution, tasks).failure
+        return None, outcome_of(run, Held(None, {}), execution, tasks).failure
     output = _as_map(execution.output)
     value = output.get(REPLACE) if isinstance(output, dict) else None
     if not isinstance(value, bool):

@@ -15,7 +15,7 @@ Heat drives a resource's check_*_complete once a second (its TaskRunner
 sleeps one second between two steps). A nested stack that finishes just
 after a check is noticed up to a second later, for every level of nesting:
 a chain of 10 members that takes 0.7 s spent another 0.3-0.9 s waiting
-(benchmarks/, issue 18). poll_until() checks again at short intervals
+(benchmarks/chain.py). poll_until() checks again at short intervals
 within one call instead, for up to `budget` seconds, then gives the step
 back to Heat (so that a cancel or a timeout is seen at most `budget`
 seconds late). The interval grows with the time spent, so that a long

@@ -95,7 +95,7 @@ class ResourceChain(stack_resource.StackResource):
     )
 
     properties_schema = {
-        RESOURCES: properties.Schema(
+        RESOURCES: common.updatable(
             properties.Schema.LIST,
             _('The resource types of the chain\'s members, in order. Each '
               'entry is a type name, an alias of the resource registry or '
@@ -103,22 +103,19 @@ class ResourceChain(stack_resource.StackResource):
               'the list only creates or deletes the members whose entry '
               'was added or removed.'),
             required=True,
-            update_allowed=True,
         ),
-        CONCURRENT: properties.Schema(
+        CONCURRENT: common.updatable(
             properties.Schema.BOOLEAN,
             _('If true, the members are created concurrently. If false, each '
               'member depends on the one before it. Changes in place.'),
             default=False,
-            update_allowed=True,
         ),
-        RESOURCE_PROPERTIES: properties.Schema(
+        RESOURCE_PROPERTIES: common.updatable(
             properties.Schema.MAP,
             _('Properties given to every member of the chain. Changes in '
               'place: members are updated, not the chain replaced.'),
-            update_allowed=True,
         ),
-        CONCURRENCY_LIMIT: properties.Schema(
+        CONCURRENCY_LIMIT: common.added_schema(
             properties.Schema.INTEGER,
             _('With concurrent true, the largest number of members created '
               'at the same time: the members are dealt into this many lanes '
@@ -127,8 +124,6 @@ class ResourceChain(stack_resource.StackResource):
               'retry with random backoff), hence the default of 10.'),
             default=chain_plan.DEFAULT_CONCURRENCY_LIMIT,
             constraints=[constraints.Range(min=0)],
-            update_allowed=True,
-            support_status=common.ADDED,
         ),
     }
 

@@ -101,7 +101,7 @@ class UpdateDecisions(object):
                     's ([%s] mistral_decision_timeout), execution %s' % (
                         watch.run.workflow, timeout, config.GROUP.name,
                         watch.run.execution_id))
-            replace, failure = results.decided(
+            replace, failure = results.replace_decision(
                 watch.run, execution,
                 self._tasks(watch.run, execution.state))
             if failure is not None:

@@ -204,8 +204,8 @@ class WorkflowRuns(object):
     def _outcome(self, run, held, execution):
         tasks = self._tasks(run, execution.state)
         if run.action == self.CHECK:
-            return results.checked(run, held, execution, tasks)
-        return results.interpret(run, held, execution, tasks)
+            return results.check_outcome(run, held, execution, tasks)
+        return results.outcome_of(run, held, execution, tasks)
 
     def _apply(self, run, held, outcome):
         """Hold the physical id, store outputs and drift, raise the failure.

@@ -22,35 +22,35 @@ def snapshot(status='IN_PROGRESS', outputs=(), output_values=None):
 
 
 def test_progress_keeps_status_and_reports_reason():
-    out = ds.interpret(snapshot(), {'deploy_status': 'IN_PROGRESS',
-                                    'deploy_status_reason': 'installing'})
+    out = ds.signal_outcome(snapshot(), {'deploy_status': 'IN_PROGRESS',
+                                         'deploy_status_reason': 'installing'})
     assert out == ds.Outcome('deployment sd-1 in progress: installing',
                              {'status_reason': 'In progress: installing'})
     assert 'status' not in out.values
 
 
 def test_progress_without_reason():
-    out = ds.interpret(snapshot(), {'deploy_status': 'IN_PROGRESS'})
+    out = ds.signal_outcome(snapshot(), {'deploy_status': 'IN_PROGRESS'})
     assert out.reason == 'deployment sd-1 in progress: no reason given'
 
 
 def test_failed_without_status_code_fails_with_the_reason():
-    out = ds.interpret(snapshot(), {'deploy_status': 'FAILED',
-                                    'deploy_status_reason': 'disk full'})
+    out = ds.signal_outcome(snapshot(), {'deploy_status': 'FAILED',
+                                         'deploy_status_reason': 'disk full'})
     assert out.reason == 'deployment sd-1 failed: disk full'
     assert (out.values['status'], out.values['status_reason']) == (
         'FAILED', 'disk full')
 
 
 def test_failed_without_any_reason_says_so():
-    out = ds.interpret(snapshot(), {'deploy_status': 'FAILED'})
+    out = ds.signal_outcome(snapshot(), {'deploy_status': 'FAILED'})
     assert out.values['status_reason'] == (
         'deploy_status FAILED without a deploy_status_reason')
 
 
 def test_complete_with_a_non_zero_code_is_a_failure():
-    out = ds.interpret(snapshot(), {'deploy_status': 'COMPLETE',
-                                    'deploy_status_code': 2})
+    out = ds.signal_outcome(snapshot(), {'deploy_status': 'COMPLETE',
+                                         'deploy_status_code': 2})
     assert out.values['status'] == 'FAILED'
     assert out.values['status_reason'] == (
         'Deployment exited with non-zero status code: 2')
@@ -59,8 +59,8 @@ def test_complete_with_a_non_zero_code_is_a_failure():
 def test_old_agent_signal_completes_and_keeps_outputs():
     sd = snapshot(outputs=[{'name': 'url'}, {'name': 'unset'}],
                   output_values={'unset': 'kept'})
-    out = ds.interpret(sd, {'url': 'http://x/', 'deploy_stdout': 'ok',
-                            'deploy_status_code': 0, 'extra': 1})
+    out = ds.signal_outcome(sd, {'url': 'http://x/', 'deploy_stdout': 'ok',
+                                 'deploy_status_code': 0, 'extra': 1})
     assert out.reason == 'deployment sd-1 succeeded'
     assert out.values['status'] == 'COMPLETE'
     assert out.values['output_values'] == {
@@ -69,7 +69,7 @@ def test_old_agent_signal_completes_and_keeps_outputs():
 
 
 def test_no_body_completes_as_before_and_says_so():
-    out = ds.interpret(snapshot(), None)
+    out = ds.signal_outcome(snapshot(), None)
     assert out.values['status'] == 'COMPLETE'
     assert out.reason == (
         'deployment sd-1 succeeded (a signal without a body: no outputs; '
@@ -78,7 +78,7 @@ def test_no_body_completes_as_before_and_says_so():
 
 def test_error_output_fails():
     sd = snapshot(outputs=[{'name': 'err', 'error_output': True}])
-    out = ds.interpret(sd, {'err': 'bad thing'})
+    out = ds.signal_outcome(sd, {'err': 'bad thing'})
     assert out.values['status_reason'] == 'err : bad thing'
 
 
@@ -88,15 +88,16 @@ def test_error_output_fails():
     (42, 'not int 42'),
 ])
 def test_non_map_bodies_change_nothing(body, text):
-    out = ds.interpret(snapshot(), body)
+    out = ds.signal_outcome(snapshot(), body)
     assert out.values is None
     assert out.reason.endswith(text)
 
 
 def test_unknown_status_fails_naming_the_value_and_keeps_the_outputs():
     sd = snapshot(outputs=[{'name': 'url'}])
-    out = ds.interpret(sd, {'deploy_status': 'DONE', 'url': 'http://x/',
-                            'deploy_stdout': 'ok', 'deploy_status_code': 0})
+    out = ds.signal_outcome(sd, {
+        'deploy_status': 'DONE', 'url': 'http://x/', 'deploy_stdout': 'ok',
+        'deploy_status_code': 0})
     assert out.values['status'] == 'FAILED'
     assert out.values['status_reason'] == (
         "unknown deploy_status 'DONE' (expected one of IN_PROGRESS, "
@@ -109,14 +110,14 @@ def test_unknown_status_fails_naming_the_value_and_keeps_the_outputs():
 
 @pytest.mark.parametrize('status', ['in_progress', 7, ['COMPLETE'], ''])
 def test_any_unknown_status_fails(status):
-    out = ds.interpret(snapshot(), {'deploy_status': status})
+    out = ds.signal_outcome(snapshot(), {'deploy_status': status})
     assert out.values['status'] == 'FAILED'
     assert out.values['status_reason'].startswith(
         'unknown deploy_status %r' % (status,))
 
 
 def test_unknown_status_after_the_end_is_a_late_signal():
-    out = ds.interpret(snapshot('COMPLETE'), {'deploy_status': 'DONE'})
+    out = ds.signal_outcome(snapshot('COMPLETE'), {'deploy_status': 'DONE'})
     assert out.values is None
     assert 'not in progress (CREATE COMPLETE)' in out.reason
 
@@ -125,7 +126,7 @@ def test_unknown_status_after_the_end_is_a_late_signal():
 def test_signals_after_the_end_change_nothing(status):
     for body in ({'deploy_status': 'IN_PROGRESS'}, {},
                  {'deploy_status': 'FAILED'}):
-        out = ds.interpret(snapshot(status), body)
+        out = ds.signal_outcome(snapshot(status), body)
         assert out.values is None
         assert out.reason == (
             'deployment sd-1: signal ignored, the deployment is not in '
@@ -134,34 +135,34 @@ def test_signals_after_the_end_change_nothing(status):
 
 
 def test_a_huge_bad_body_is_shown_shortened():
-    out = ds.interpret(snapshot(), ['x' * 5000])
+    out = ds.signal_outcome(snapshot(), ['x' * 5000])
     assert len(out.reason) < 400 and out.reason.endswith('...')
 
 
 def test_failure_reason_quotes_the_last_lines_of_stderr():
-    out = ds.interpret(snapshot(), {'deploy_status_code': 1,
-                                    'deploy_stderr': 'a\n\n  b  \nc\n'})
+    out = ds.signal_outcome(snapshot(), {'deploy_status_code': 1,
+                                         'deploy_stderr': 'a\n\n  b  \nc\n'})
     assert out.values['status_reason'] == (
         'Deployment exited with non-zero status code: 1, stderr: a | b | c')
     assert out.values['output_values']['deploy_stderr'] == 'a\n\n  b  \nc\n'
 
 
 def test_long_stderr_is_cut_from_its_start():
-    out = ds.interpret(snapshot(), {'deploy_status_code': 1,
-                                    'deploy_stderr': 'y' * 500 + 'END'})
+    out = ds.signal_outcome(snapshot(), {'deploy_status_code': 1,
+                                         'deploy_stderr': 'y' * 500 + 'END'})
     assert out.values['status_reason'].endswith(
         'stderr: ...' + 'y' * (ds.MAX_STDERR_SHOWN - 3) + 'END')
 
 
 def test_failure_without_stderr_keeps_an_empty_text():
-    out = ds.interpret(snapshot(), {'deploy_status': 'FAILED',
-                                    'deploy_status_reason': 'no hook'})
+    out = ds.signal_outcome(snapshot(), {'deploy_status': 'FAILED',
+                                         'deploy_status_reason': 'no hook'})
     assert out.values['status_reason'] == 'no hook'
     assert out.values['output_values']['deploy_stderr'] == ''
 
 
 def test_stderr_lines_repeating_the_reason_are_not_quoted_again():
-    out = ds.interpret(snapshot(), {
+    out = ds.signal_outcome(snapshot(), {
         'deploy_status': 'FAILED', 'deploy_status_reason': 'tool exited 3',
         'deploy_status_code': 3,
         'deploy_stderr': 'disk full\n[agent] tool exited 3\n'})
@@ -188,8 +189,8 @@ def test_a_long_text_keeps_start_and_end_and_says_how_much_was_cut():
 
 
 def test_a_70kb_progress_reason_is_stored_shortened():
-    out = ds.interpret(snapshot(), {'deploy_status': 'IN_PROGRESS',
-                                    'deploy_status_reason': 'r' * 70000})
+    out = ds.signal_outcome(snapshot(), {'deploy_status': 'IN_PROGRESS',
+                                         'deploy_status_reason': 'r' * 70000})
     stored = out.values['status_reason']
     assert stored.startswith(ds.PROGRESS_PREFIX + 'rrr')
     assert len(stored) <= len(ds.PROGRESS_PREFIX) + ds.MAX_REASON_CHARS
@@ -198,15 +199,15 @@ def test_a_70kb_progress_reason_is_stored_shortened():
 
 
 def test_a_70kb_failure_reason_is_stored_shortened():
-    out = ds.interpret(snapshot(), {'deploy_status': 'FAILED',
-                                    'deploy_status_reason': '\u00e9' * 70000})
+    out = ds.signal_outcome(snapshot(), {
+        'deploy_status': 'FAILED', 'deploy_status_reason': '\u00e9' * 70000})
     assert len(out.values['status_reason']) <= ds.MAX_REASON_CHARS
     assert len(out.values['status_reason'].encode('utf-8')) < 65535
 
 
 def test_a_non_text_progress_reason_is_stored_as_text():
-    out = ds.interpret(snapshot(), {'deploy_status': 'IN_PROGRESS',
-                                    'deploy_status_reason': {'step': 2}})
+    out = ds.signal_outcome(snapshot(), {'deploy_status': 'IN_PROGRESS',
+                                         'deploy_status_reason': {'step': 2}})
     assert out.values == {'status_reason': "In progress: {'step': 2}"}
 
 

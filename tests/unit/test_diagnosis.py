@@ -326,22 +326,22 @@ def test_what_the_reader_looks_at():
                       'UPDATE_FAILED', physical_id='d')
     running = resource(['y'], 'OS::Heat::StructuredDeployment',
                        'CREATE_IN_PROGRESS', physical_id='e')
-    assert diagnosis.worth_a_look(failed)
-    assert diagnosis.worth_a_look(running)
-    assert not diagnosis.worth_a_look(
+    assert diagnosis.failed_or_unfinished(failed)
+    assert diagnosis.failed_or_unfinished(running)
+    assert not diagnosis.failed_or_unfinished(
         resource(['c'], 'OS::Heat::None', 'CREATE_COMPLETE'))
-    assert diagnosis.worth_reading(failed)
-    assert diagnosis.worth_reading(running)
+    assert diagnosis.needs_reading(failed)
+    assert diagnosis.needs_reading(running)
     # Cancelled: listed, but its nested stack and deployment are not read.
     stopped = resource(['z'], 'steps/db.yaml', 'CREATE_FAILED',
                        'CREATE aborted (Operation cancelled)', 'n',
                        nested=True)
-    assert diagnosis.worth_a_look(stopped)
-    assert not diagnosis.worth_reading(stopped)
+    assert diagnosis.failed_or_unfinished(stopped)
+    assert not diagnosis.needs_reading(stopped)
     timed_out = resource(['t'], 'OS::Heat::SoftwareDeployment',
                          'CREATE_FAILED', 'CREATE aborted (Task create from '
                          'SoftwareDeployment "t" Stack "app" Timed out)')
-    assert diagnosis.worth_reading(timed_out)
+    assert diagnosis.needs_reading(timed_out)
     assert diagnosis.may_be_deployment(failed)
     assert diagnosis.may_be_deployment(running)
     assert not diagnosis.may_be_deployment(

@@ -50,41 +50,41 @@ CANCELLED_TASKS = [
 
 
 def test_success_merges_outputs_and_takes_the_resource_id():
-    out = er.interpret(CREATE, NEW, SUCCEEDED)
+    out = er.outcome_of(CREATE, NEW, SUCCEEDED)
     assert out == er.Outcome('thing-1', {'resource_id': 'thing-1',
                                          'size': 2}, None)
 
 
 def test_success_without_resource_id_keeps_the_physical_id():
     execution = ex.Execution('SUCCESS', None, '{"size": 5}')
-    out = er.interpret(UPDATE, MADE, execution)
+    out = er.outcome_of(UPDATE, MADE, execution)
     assert out == er.Outcome('thing-1', {'resource_id': 'thing-1',
                                          'size': 5}, None)
 
 
 def test_create_without_resource_id_is_its_execution_id():
     execution = ex.Execution('SUCCESS', None, '{"note": "created"}')
-    assert er.interpret(CREATE, NEW, execution).physical_id == 'exec-create'
+    assert er.outcome_of(CREATE, NEW, execution).physical_id == 'exec-create'
 
 
 def test_a_later_execution_id_never_becomes_the_physical_id():
     execution = ex.Execution('SUCCESS', None, '{}')
-    assert er.interpret(UPDATE, MADE, execution).physical_id == 'thing-1'
+    assert er.outcome_of(UPDATE, MADE, execution).physical_id == 'thing-1'
     # Even when no id is held yet (a resource created by another type).
-    assert er.interpret(UPDATE, er.Held(None, {}), execution) \
+    assert er.outcome_of(UPDATE, er.Held(None, {}), execution) \
         .physical_id is None
 
 
 def test_empty_output_still_stores_the_outputs_once():
     for output in ('', '{}', {}):
-        out = er.interpret(UPDATE, MADE, ex.Execution('SUCCESS', None,
-                                                      output))
+        out = er.outcome_of(UPDATE, MADE, ex.Execution('SUCCESS', None,
+                                                       output))
         assert out == er.Outcome('thing-1', MADE.outputs, None)
 
 
 def test_outputs_as_a_map_are_taken_as_they_are():
     execution = ex.Execution('SUCCESS', None, {'resource_id': 7})
-    assert er.interpret(CREATE, NEW, execution) == er.Outcome(
+    assert er.outcome_of(CREATE, NEW, execution) == er.Outcome(
         '7', {'resource_id': 7}, None)
 
 
@@ -95,7 +95,7 @@ def test_outputs_as_a_map_are_taken_as_they_are():
     (None, 'null'),
 ])
 def test_outputs_that_are_no_map_fail_and_keep_the_create_id(output, shown):
-    out = er.interpret(CREATE, NEW, ex.Execution('SUCCESS', None, output))
+    out = er.outcome_of(CREATE, NEW, ex.Execution('SUCCESS', None, output))
     assert out == er.Outcome('exec-create', None, er.Failure(
         er.BAD_RESULT, 'workflow thing_create returned %s instead of a map '
         'of outputs' % shown))
@@ -113,7 +113,7 @@ def test_outputs_that_are_no_map_fail_and_keep_the_create_id(output, shown):
 def test_a_bad_resource_id_fails_but_every_output_is_kept(value, problem):
     execution = ex.Execution('SUCCESS', None,
                              '{"resource_id": %s, "size": 3}' % value)
-    out = er.interpret(CREATE, NEW, execution)
+    out = er.outcome_of(CREATE, NEW, execution)
     assert out.physical_id == 'exec-create'
     assert out.outputs['size'] == 3 and 'resource_id' in out.outputs
     assert out.failure.kind == er.BAD_RESULT
@@ -122,7 +122,7 @@ def test_a_bad_resource_id_fails_but_every_output_is_kept(value, problem):
 
 def test_a_bad_resource_id_after_create_keeps_the_held_id():
     execution = ex.Execution('SUCCESS', None, '{"resource_id": [1]}')
-    out = er.interpret(UPDATE, MADE, execution)
+    out = er.outcome_of(UPDATE, MADE, execution)
     assert out.physical_id == 'thing-1'
     assert out.failure.kind == er.BAD_RESULT
 
@@ -135,7 +135,7 @@ def test_numbers_and_the_longest_id_are_accepted():
 
 
 def test_failure_names_the_failed_task_first_and_keeps_what_was_published():
-    out = er.interpret(CREATE, NEW, FAILED, FAILED_TASKS)
+    out = er.outcome_of(CREATE, NEW, FAILED, FAILED_TASKS)
     assert out.physical_id == 'half-made-1'
     assert out.outputs == {'resource_id': 'half-made-1', 'n': 3}
     assert out.failure == er.Failure(
@@ -145,7 +145,7 @@ def test_failure_names_the_failed_task_first_and_keeps_what_was_published():
 
 
 def test_failure_without_tasks_quotes_state_info():
-    out = er.interpret(CREATE, NEW, FAILED)
+    out = er.outcome_of(CREATE, NEW, FAILED)
     assert out.failure.reason == (
         'Mistral workflow thing_create ended ERROR: %s (execution '
         'exec-create)' % FAILED_INFO.strip())
@@ -155,51 +155,51 @@ def test_failure_without_tasks_quotes_state_info():
 
 
 def test_failure_without_any_reason_says_so():
-    out = er.interpret(UPDATE, MADE, ex.Execution('ERROR', None, '{}'))
+    out = er.outcome_of(UPDATE, MADE, ex.Execution('ERROR', None, '{}'))
     assert 'ended ERROR: (no state_info)' in out.failure.reason
     assert out.physical_id == 'thing-1' and out.outputs is None
 
 
 def test_long_errors_are_clipped():
     tasks = [ex.Task('t', 'ERROR', 'e' * 1000, '{}')]
-    reason = er.interpret(UPDATE, MADE, ex.Execution('ERROR', None, ''),
-                          tasks).failure.reason
+    reason = er.outcome_of(UPDATE, MADE, ex.Execution('ERROR', None, ''),
+                           tasks).failure.reason
     assert 'task t failed: ' + 'e' * 600 + '... (execution' in reason
 
 
 def test_every_failed_task_is_named():
     tasks = [ex.Task('a', 'ERROR', 'first', '{}'),
              ex.Task('b', 'ERROR', 'second', '{}')]
-    reason = er.interpret(UPDATE, MADE, FAILED, tasks).failure.reason
+    reason = er.outcome_of(UPDATE, MADE, FAILED, tasks).failure.reason
     assert 'task a failed: first; task b failed: second' in reason
 
 
 def test_cancelled_execution_fails_and_keeps_partial_outputs():
-    out = er.interpret(CREATE, NEW, CANCELLED, CANCELLED_TASKS)
+    out = er.outcome_of(CREATE, NEW, CANCELLED, CANCELLED_TASKS)
     assert out == er.Outcome('exec-create', {'made': True}, er.Failure(
         er.WORKFLOW_FAILED, 'Mistral workflow thing_create ended CANCELLED: '
         'Heat stack s: Stack CREATE cancelled (execution exec-create)'))
 
 
 def test_partial_result_after_a_cancel_by_heat():
-    out = er.partial(CREATE, NEW, CANCELLED_TASKS)
+    out = er.partial_outcome(CREATE, NEW, CANCELLED_TASKS)
     assert out == er.Outcome('exec-create', {'made': True}, None)
     # Nothing published: nothing to write, the held id kept.
-    assert er.partial(UPDATE, MADE, [CANCELLED_TASKS[1]]) == er.Outcome(
-        'thing-1', None, None)
+    outcome = er.partial_outcome(UPDATE, MADE, [CANCELLED_TASKS[1]])
+    assert outcome == er.Outcome('thing-1', None, None)
 
 
 def test_partial_results_ignore_a_bad_id_and_unreadable_values():
     tasks = [ex.Task('a', 'SUCCESS', None, '{"resource_id": [1], "k": 1}'),
              ex.Task('b', 'SUCCESS', None, 'not json'),
              ex.Task('c', 'ERROR', 'x', '{"lost": 1}')]
-    out = er.partial(CREATE, NEW, tasks)
+    out = er.partial_outcome(CREATE, NEW, tasks)
     assert out == er.Outcome('exec-create', {'resource_id': [1], 'k': 1},
                              None)
 
 
 def test_unknown_state_fails_clearly():
-    out = er.interpret(CREATE, NEW, ex.Execution('WEIRD', None, None))
+    out = er.outcome_of(CREATE, NEW, ex.Execution('WEIRD', None, None))
     assert out == er.Outcome('exec-create', None, er.Failure(
         er.WORKFLOW_FAILED, 'Mistral execution exec-create of workflow '
         'thing_create is in unknown state WEIRD'))
@@ -243,7 +243,7 @@ def test_delete_is_skipped_only_when_create_never_started():
 def test_oversized_outputs_keep_the_held_ones_and_the_new_resource_id():
     execution = ex.Execution('SUCCESS', None,
                              '{"resource_id": "thing-2", "blob": "xx"}')
-    outcome = er.interpret(UPDATE, MADE, execution)
+    outcome = er.outcome_of(UPDATE, MADE, execution)
     out = er.oversized(UPDATE, MADE, outcome, 70000, 65536)
     assert out.physical_id == 'thing-2'
     assert out.outputs == {'resource_id': 'thing-2', 'size': 1}
@@ -257,7 +257,7 @@ def test_oversized_outputs_keep_the_held_ones_and_the_new_resource_id():
 
 def test_oversized_create_without_resource_id_keeps_nothing_new():
     execution = ex.Execution('SUCCESS', None, '{"blob": "xx"}')
-    outcome = er.interpret(CREATE, NEW, execution)
+    outcome = er.outcome_of(CREATE, NEW, execution)
     out = er.oversized(CREATE, NEW, outcome, 2000000, 1048576)
     assert (out.physical_id, out.outputs) == ('exec-create', {})
 
@@ -272,7 +272,7 @@ CHECK = er.Run('CHECK', 'thing_check', 'exec-check')
     '{"drift": ""}'])
 def test_check_in_sync_merges_nothing(output):
     execution = ex.Execution('SUCCESS', None, output)
-    assert er.checked(CHECK, MADE, execution) == er.Outcome(
+    assert er.check_outcome(CHECK, MADE, execution) == er.Outcome(
         'thing-1', None, None, None)
 
 
@@ -281,7 +281,7 @@ def test_check_drift_fails_with_the_workflows_reason(drift):
     execution = ex.Execution(
         'SUCCESS', None, '{"drift": "%s", "reason": "size is 9, not 2", '
         '"resource_id": "other"}' % drift)
-    out = er.checked(CHECK, MADE, execution)
+    out = er.check_outcome(CHECK, MADE, execution)
     assert (out.physical_id, out.outputs) == ('thing-1', None)
     assert out.drift == er.Drift(drift, 'size is 9, not 2')
     assert out.failure == er.Failure(
@@ -291,13 +291,13 @@ def test_check_drift_fails_with_the_workflows_reason(drift):
 
 def test_check_drift_without_reason():
     execution = ex.Execution('SUCCESS', None, '{"drift": "missing"}')
-    assert er.checked(CHECK, MADE, execution).drift == er.Drift(
+    assert er.check_outcome(CHECK, MADE, execution).drift == er.Drift(
         'missing', '(no reason given)')
 
 
 def test_check_with_an_unknown_drift_is_a_bad_result():
     execution = ex.Execution('SUCCESS', None, '{"drift": "gone"}')
-    out = er.checked(CHECK, MADE, execution)
+    out = er.check_outcome(CHECK, MADE, execution)
     assert out.drift is None
     assert out.failure == er.Failure(
         er.BAD_RESULT, 'CHECK workflow thing_check returned drift "gone": '
@@ -306,7 +306,7 @@ def test_check_with_an_unknown_drift_is_a_bad_result():
 
 def test_a_failed_check_workflow_fails_the_check_and_merges_nothing():
     run = er.Run('CHECK', 'thing_check', 'exec-check')
-    out = er.checked(run, MADE, FAILED, FAILED_TASKS)
+    out = er.check_outcome(run, MADE, FAILED, FAILED_TASKS)
     assert (out.physical_id, out.outputs, out.drift) == ('thing-1', None,
                                                          None)
     assert out.failure.kind == er.WORKFLOW_FAILED
@@ -323,21 +323,21 @@ DECIDE = er.Run('REPLACE_DECISION', 'thing_decide', 'exec-decide')
     ('{"replace": true}', True), ('{"replace": false, "why": "x"}', False)])
 def test_decision(output, replace):
     execution = ex.Execution('SUCCESS', None, output)
-    assert er.decided(DECIDE, execution) == (replace, None)
+    assert er.replace_decision(DECIDE, execution) == (replace, None)
 
 
 @pytest.mark.parametrize('output,shown', [
     ('{"replace": "yes"}', '"yes"'), ('{}', 'null'), ('[true]', 'null')])
 def test_a_decision_that_is_not_a_boolean_is_a_bad_result(output, shown):
     execution = ex.Execution('SUCCESS', None, output)
-    assert er.decided(DECIDE, execution) == (None, er.Failure(
+    assert er.replace_decision(DECIDE, execution) == (None, er.Failure(
         er.BAD_RESULT, 'replace_decision workflow thing_decide returned '
         'replace = %s: it must be true (replace the resource) or false '
         '(update it in place)' % shown))
 
 
 def test_a_failed_decision_is_a_workflow_failure():
-    replace, failure = er.decided(DECIDE, FAILED, FAILED_TASKS)
+    replace, failure = er.replace_decision(DECIDE, FAILED, FAILED_TASKS)
     assert replace is None and failure.kind == er.WORKFLOW_FAILED
     assert failure.reason.startswith(
         'Mistral workflow thing_decide ended ERROR: task boom failed')

@@ -192,7 +192,8 @@ def test_progress_read_before_completion_is_not_written_after_it(engine):
     from heat_lifecycle_plugins.resources import deployment_signals as ds
     ident, _, sd_id = started(engine)
     stale = ds.snapshot(engine.ctx, sd_id)
-    progress = ds.interpret(stale, helpers.progress_signal('late progress'))
+    progress = ds.signal_outcome(stale,
+                                 helpers.progress_signal('late progress'))
     assert progress.values == {'status_reason': 'In progress: late progress'}
 
     engine.signal(ident, 'deployment', helpers.final_signal())
