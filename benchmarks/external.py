@@ -9,7 +9,7 @@
 # WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
 # License for the specific language governing permissions and limitations
 # under the License.
-"""ExternalResource against a real Mistral (issue 15, item 3).
+"""ExternalResource against a real Mistral .
 
 Stacks with one ExternalResource, for our OS::Mistral::ExternalResource and
 the in-tree type (Upstream::Mistral::ExternalResource), on the same engine
@@ -35,17 +35,12 @@ Mistral is heat_lifecycle_fixtures.mistral's real server (one
 process, its own PID).
 """
 
-import collections
-import http.client
-import http.server
-import re
 import threading
 import time
-import urllib.parse
 
 from oslo_config import cfg
-import sqlalchemy
 
+from benchmarks import external_servers as servers
 from benchmarks import harness
 from benchmarks.upstream_types import UPSTREAM_EXTERNAL
 from heat_lifecycle_fixtures.mistral import Mistral
@@ -78,142 +73,6 @@ version: '2.0'
         url: <%% $.delay_url %%>
         method: GET
 """
-
-
-class LocalServer(object):
-    """A threaded HTTP server on a free 127.0.0.1 port, in this process."""
-
-    def __init__(self, handler):
-        self.server = http.server.ThreadingHTTPServer(('127.0.0.1', 0),
-                                                      handler)
-        self.server.daemon_threads = True
-        self.port = self.server.server_address[1]
-        self.thread = threading.Thread(target=self.server.serve_forever,
-                                       daemon=True)
-
-    def start(self):
-        self.thread.start()
-        return self
-
-    def stop(self):
-        self.server.shutdown()
-        self.server.server_close()
-
-
-class _Quiet(http.server.BaseHTTPRequestHandler):
-    def log_message(self, *args):
-        pass
-
-
-class DelayServer(LocalServer):
-    """Answers GET /?seconds=S after S seconds."""
-
-    def __init__(self):
-        class Handler(_Quiet):
-            def do_GET(self):
-                query = urllib.parse.parse_qs(
-                    urllib.parse.urlsplit(self.path).query)
-                time.sleep(float(query['seconds'][0]))
-                self.send_response(200)
-                self.send_header('Content-Length', '2')
-                self.end_headers()
-                self.wfile.write(b'{}')
-
-        super(DelayServer, self).__init__(Handler)
-
-    def url(self, seconds):
-        return 'http://127.0.0.1:%d/?seconds=%s' % (self.port, seconds)
-
-
-WRITE = re.compile(r'^\s*(INSERT\s+INTO|UPDATE|DELETE\s+FROM)\s+`?(\w+)`?',
-                   re.IGNORECASE)
-
-
-class CountingProxy(LocalServer):
-    """HTTP proxy on 127.0.0.1 to one upstream; counts requests."""
-
-    def __init__(self, upstream_url):
-        parsed = urllib.parse.urlsplit(upstream_url)
-        self.upstream = (parsed.hostname, parsed.port)
-        self.prefix = parsed.path.rstrip('/')
-        self.calls = collections.Counter()
-        self.polls = []  # monotonic times of GET /executions/<id>
-        self.lock = threading.Lock()
-        proxy = self
-
-        class Handler(_Quiet):
-            protocol_version = 'HTTP/1.1'
-
-            def _forward(self):
-                length = int(self.headers.get('Content-Length') or 0)
-                body = self.rfile.read(length) if length else None
-                parts = self.path.split('?')[0].strip('/').split('/')
-                with proxy.lock:
-                    proxy.calls[(self.command, parts[1] if len(parts) > 1
-                                 else self.path)] += 1
-                    if (self.command == 'GET' and len(parts) == 3 and
-                            parts[1] == 'executions'):
-                        proxy.polls.append(time.monotonic())
-                conn = http.client.HTTPConnection(*proxy.upstream,
-                                                  timeout=60)
-                headers = {k: v for k, v in self.headers.items()
-                           if k.lower() not in ('host', 'connection')}
-                conn.request(self.command, self.path, body, headers)
-                answer = conn.getresponse()
-                data = answer.read()
-                conn.close()
-                self.send_response(answer.status)
-                for k, v in answer.getheaders():
-                    if k.lower() not in ('transfer-encoding', 'connection',
-                                         'content-length'):
-                        self.send_header(k, v)
-                self.send_header('Content-Length', str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
-
-            do_GET = do_POST = do_PUT = do_DELETE = _forward
-
-        super(CountingProxy, self).__init__(Handler)
-        self.url = 'http://127.0.0.1:%d%s' % (self.port, self.prefix)
-
-    def take(self):
-        """The calls and poll interval seen since the last take().
-
-        (calls by (method, collection), median seconds between two polls of an
-        execution or None).
-        """
-        with self.lock:
-            calls, self.calls = self.calls, collections.Counter()
-            polls, self.polls = self.polls, []
-        gaps = [b - a for a, b in zip(polls, polls[1:])]
-        return calls, harness.median(gaps)
-
-
-class WriteCounter(object):
-    """Counts INSERT/UPDATE/DELETE statements per table on Heat's DB."""
-
-    def __init__(self):
-        from heat.db import api as db_api
-        self.engine = db_api.get_engine()
-        self.writes = collections.Counter()
-        self.lock = threading.Lock()
-        sqlalchemy.event.listen(self.engine, 'before_cursor_execute',
-                                self._seen)
-
-    def _seen(self, conn, cursor, statement, params, context, executemany):
-        match = WRITE.match(statement)
-        if match:
-            with self.lock:
-                self.writes[match.group(2).lower()] += 1
-
-    def take(self):
-        with self.lock:
-            writes, self.writes = self.writes, collections.Counter()
-        return writes
-
-    def stop(self):
-        sqlalchemy.event.remove(self.engine, 'before_cursor_execute',
-                                self._seen)
 
 
 def template(kind, workflow, delay_url):
@@ -295,12 +154,12 @@ def measure_once(bench, mistral, proxy, writes, delays, kind, tag,
 def run(bench, rounds, workdir, log, long_seconds=LONG_SECONDS):
     mistral = Mistral(workdir + '/mistral')
     mistral.setUp()
-    proxy = CountingProxy(mistral.url).start()
-    delays = DelayServer().start()
+    proxy = servers.CountingProxy(mistral.url).start()
+    delays = servers.DelayServer().start()
     # Both types find Mistral (the proxy) in the request's catalog.
     bench.engine.use_catalog([tokens.catalog_entry('workflowv2', 'mistral',
                                                    proxy.url)])
-    writes = WriteCounter()
+    writes = servers.WriteCounter()
     samples = {OURS: [], INTREE: []}
     long = {}
 
@@ -330,6 +189,11 @@ def run(bench, rounds, workdir, log, long_seconds=LONG_SECONDS):
         delays.stop()
         proxy.stop()
         mistral.cleanUp()
+    return _summary(samples, long, rounds, long_seconds)
+
+
+def _summary(samples, long, rounds, long_seconds):
+    """The medians of each type's rounds, and its long run."""
     result = {'poll_interval': cfg.CONF[config.GROUP.name].
               mistral_poll_interval,
               'sleep': sorted(set(SLEEP_SECONDS[:rounds])),

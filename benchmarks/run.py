@@ -18,6 +18,7 @@ DIR/results.md and DIR/chain.png and prints the headline table.
 """
 
 import argparse
+import collections
 import json
 import os
 import platform
@@ -117,85 +118,112 @@ def run_signals(results_dir, signals):
         return json.load(f)
 
 
-def run(argv=None):
-    args, plan = parse_args(argv)
+def _chain(ctx):
+    rows = chain.run_lifecycle(ctx.bench, ctx.plan['sizes'],
+                               ctx.plan['rounds'],
+                               ctx.plan['concurrent_sizes'], ctx.log)
+    report.plot(rows, os.path.join(ctx.args.results_dir, 'chain.png'))
+    with open(os.path.join(ctx.args.results_dir, 'headline.rst'), 'w') as f:
+        f.write(report.headline_rst(rows) + '\n')
+    return rows, [('Chain lifecycle: ours vs in-tree vs flat floor',
+                   report.headline_markdown(rows)),
+                  ('Peak RSS of the engine process',
+                   report.rss_markdown(rows))]
 
-    def log(msg):
-        print(msg, flush=True)
 
-    # SIGTERM ends the run through the finally below: the services it
-    # started are stopped by their PIDs.
-    def terminate(signum, frame):
-        signal.signal(signal.SIGTERM, signal.SIG_IGN)  # once is enough
-        sys.exit(143)
-    signal.signal(signal.SIGTERM, terminate)
-    started = time.monotonic()
-    load_before = os.getloadavg()
+def _changes(ctx):
+    n = ctx.plan['change_n']
+    changes = chain.run_changes(ctx.bench, n, ctx.plan['change_rounds'],
+                                ctx.log)
+    return (n, changes), [('Insert at 0 and removal mid-list of %d' % n,
+                           report.changes_markdown(changes, n))]
+
+
+def _engines(ctx):
+    from benchmarks import engines
+    result = engines.run(ctx.plan['engines_n'], ctx.plan['engines_rounds'],
+                         ctx.log)
+    title = ('Concurrent N=%d on two heat-engine processes'
+             % ctx.plan['engines_n'])
+    return result, [(title, engines.markdown(result))]
+
+
+def _scale(ctx):
+    from benchmarks import scale
+    results = scale.run(ctx.plan['scale_sizes'],
+                        ('sequential', 'concurrent'), ctx.log)
+    return results, [('Scale: create, two full updates, delete on an '
+                      'unpatched engine', scale.NOTE + '\n\n' +
+                      report.scale_markdown(results))]
+
+
+def _external(ctx):
+    from benchmarks import external
+    ext = external.run(ctx.bench, ctx.plan['external_rounds'], ctx.workdir,
+                       ctx.log, long_seconds=ctx.plan['external_long'])
+    return ext, [('ExternalResource on a real Mistral',
+                  external.markdown(ext))]
+
+
+def _feedback(ctx):
+    from benchmarks import feedback
+    fb = feedback.run(ctx.bench, ctx.log, quick=ctx.args.quick)
+    return fb, [('Time to first feedback', feedback.markdown(fb))]
+
+
+# The parts that share one in-process engine: (name, what the log says,
+# the function measuring it).
+ENGINE_PARTS = (
+    ('chain', 'ResourceChain lifecycle', _chain),
+    ('changes', 'Insert at 0 and removal mid-list', _changes),
+    ('engines', 'Concurrent chain on two heat-engine processes', _engines),
+    ('scale', 'Scale on an unpatched engine, one run per process', _scale),
+    ('external', 'ExternalResource against a real Mistral', _external),
+    ('feedback', 'Time to first feedback', _feedback),
+)
+Context = collections.namedtuple('Context', 'bench plan args workdir log')
+
+
+def _log(msg):
+    print(msg, flush=True)
+
+
+def run_engine_parts(args, plan, measured, sections):
+    """The parts that need the in-process engine, then its cleanup."""
     workdir = args.workdir or tempfile.mkdtemp(prefix='hlp-bench-')
     bench = harness.BenchEngine(workdir)
     bench.setUp()
-    sections = []
-    measured = {}
     try:
-        if 'chain' in plan['only']:
-            log('ResourceChain lifecycle (items 1, 2)')
-            rows = chain.run_lifecycle(bench, plan['sizes'], plan['rounds'],
-                                       plan['concurrent_sizes'], log)
-            measured['chain'] = rows
-            sections.append(('Chain lifecycle: ours vs in-tree vs flat floor',
-                             report.headline_markdown(rows)))
-            sections.append(('Peak RSS of the engine process',
-                             report.rss_markdown(rows)))
-            report.plot(rows, os.path.join(args.results_dir, 'chain.png'))
-            with open(os.path.join(args.results_dir, 'headline.rst'),
-                      'w') as f:
-                f.write(report.headline_rst(rows) + '\n')
-        if 'changes' in plan['only']:
-            log('Insert at 0 and removal mid-list (item 3)')
-            changes = chain.run_changes(bench, plan['change_n'],
-                                        plan['change_rounds'], log)
-            measured['changes'] = (plan['change_n'], changes)
-            sections.append(('Insert at 0 and removal mid-list of %d'
-                             % plan['change_n'],
-                             report.changes_markdown(changes,
-                                                     plan['change_n'])))
-        if 'engines' in plan['only']:
-            from benchmarks import engines
-            log('Concurrent chain on two heat-engine processes')
-            result = engines.run(plan['engines_n'], plan['engines_rounds'],
-                                 log)
-            measured['engines'] = result
-            sections.append(('Concurrent N=%d on two heat-engine processes'
-                             % plan['engines_n'], engines.markdown(result)))
-        if 'scale' in plan['only']:
-            from benchmarks import scale
-            log('Scale on an unpatched engine, one run per process')
-            results = scale.run(plan['scale_sizes'],
-                                ('sequential', 'concurrent'), log)
-            measured['scale'] = results
-            sections.append(('Scale: create, two full updates, delete on '
-                             'an unpatched engine', scale.NOTE + '\n\n' +
-                             report.scale_markdown(results)))
-        if 'external' in plan['only']:
-            from benchmarks import external
-            log('ExternalResource against a real Mistral (item 5)')
-            ext = external.run(bench, plan['external_rounds'], workdir, log,
-                               long_seconds=plan['external_long'])
-            measured['external'] = ext
-            sections.append(('ExternalResource on a real Mistral',
-                             external.markdown(ext)))
-        if 'feedback' in plan['only']:
-            from benchmarks import feedback
-            log('Time to first feedback (item 4)')
-            fb = feedback.run(bench, log, quick=args.quick)
-            measured['feedback'] = fb
-            sections.append(('Time to first feedback', feedback.markdown(fb)))
+        ctx = Context(bench, plan, args, workdir, _log)
+        for name, title, part in ENGINE_PARTS:
+            if name in plan['only']:
+                _log(title)
+                measured[name], found = part(ctx)
+                sections += found
     finally:
         bench.cleanUp()
         if not args.workdir:
             shutil.rmtree(workdir, ignore_errors=True)
+
+
+def _stop_on_sigterm():
+    # SIGTERM ends the run through the cleanups: the services it started
+    # are stopped by their PIDs.
+    def terminate(signum, frame):
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)  # once is enough
+        sys.exit(143)
+    signal.signal(signal.SIGTERM, terminate)
+
+
+def run(argv=None):
+    args, plan = parse_args(argv)
+    _stop_on_sigterm()
+    started = time.monotonic()
+    load_before = os.getloadavg()
+    sections, measured = [], {}
+    run_engine_parts(args, plan, measured, sections)
     if 'signals' in plan['only']:
-        log('Signal load on one stack (issue 13)')
+        _log('Signal load on one stack')
         measured['signals'] = run_signals(args.results_dir, plan['signals'])
         with open(os.path.join(args.results_dir, 'signals.md')) as f:
             sections.append(('Signals to one stack, one engine worker',
@@ -204,12 +232,12 @@ def run(argv=None):
     sections.append(('Machine and method',
                      machine_section(started, load_before)))
     path = report.write(args.results_dir, sections)
-    log('')
+    _log('')
     if 'chain' in measured:
-        log(report.headline_markdown(measured['chain']))
-    log('')
-    log(targets.markdown(measured))
-    log('\nresults: %s' % path)
+        _log(report.headline_markdown(measured['chain']))
+    _log('')
+    _log(targets.markdown(measured))
+    _log('\nresults: %s' % path)
     return 0
 
 

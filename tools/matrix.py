@@ -36,24 +36,19 @@ exists.
 import argparse
 import collections
 import concurrent.futures
-import json
 import os
-import re
 import shutil
 import subprocess
 import sys
 import tempfile
 import threading
 import time
-import xml.etree.ElementTree as ET
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import matrix_report  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DEFAULT_RESULTS = os.path.join(ROOT, '.test-results')
-README = os.path.join(ROOT, 'README.rst')
-TABLE_START = '.. support-table-start'
-TABLE_END = '.. support-table-end'
-RELIABILITY_START = '.. reliability-table-start'
-RELIABILITY_END = '.. reliability-table-end'
 
 # A tier runs pytest on its test paths in a series' venv, on every series
 # ('all'), on the e2e series ('e2e') or on the newest ('newest'); or it
@@ -145,7 +140,8 @@ def run_job(job, venv, results, lock, extra_args):
                 '--basetemp', os.path.join(base, 'pytest'),
                 '--junitxml', xml] + extra_args + job.paths
         env['HLP_SERIES'] = job.series
-        env['HLP_FAULT_ROWS'] = fault_rows_file(results, job.series)
+        env['HLP_FAULT_ROWS'] = matrix_report.fault_rows_file(results,
+                                                              job.series)
     start = time.time()
     with open(log, 'w') as f:
         proc = subprocess.Popen(argv, cwd=cwd, stdout=f,
@@ -207,140 +203,6 @@ def build_dist(results):
     return proc.stdout.strip().splitlines()[-1]
 
 
-def junit_counts(path):
-    """{tests, failures, errors, skipped, time} of a JUnit XML file."""
-    root = ET.parse(path).getroot()
-    suites = [root] if root.tag == 'testsuite' else root.findall('testsuite')
-    total = dict.fromkeys(('tests', 'failures', 'errors', 'skipped'), 0)
-    seconds = 0.0
-    for suite in suites:
-        for key in total:
-            total[key] += int(suite.get(key, 0))
-        seconds += float(suite.get('time', 0))
-    total['time'] = seconds
-    return total
-
-
-def failed_tests(path, limit=10):
-    root = ET.parse(path).getroot()
-    names = []
-    for case in root.iter('testcase'):
-        if case.find('failure') is not None or case.find('error') is not None:
-            names.append('%s::%s' % (case.get('classname'), case.get('name')))
-    return names[:limit]
-
-
-def cell(results, series, tier):
-    xml = os.path.join(results, '%s-%s.xml' % (series, tier))
-    log = os.path.join(results, '%s-%s.log' % (series, tier))
-    if not os.path.exists(log):
-        return 'not run'
-    if not os.path.exists(xml):
-        return 'FAILED (no report)'
-    c = junit_counts(xml)
-    bad = c['failures'] + c['errors']
-    passed = c['tests'] - bad - c['skipped']
-    text = '%d passed' % passed if not bad else 'FAILED %d of %d' % (
-        bad, c['tests'])
-    if c['skipped']:
-        text += ', %d skipped' % c['skipped']
-    return '%s (%.0f s)' % (text, c['time'])
-
-
-def once_cell(results, tier):
-    """A tier run once: passed, or how many findings its log names."""
-    log = os.path.join(results, '%s.log' % tier)
-    rc_file = os.path.join(results, '%s.rc' % tier)
-    if not os.path.exists(log):
-        return 'not run'
-    if not os.path.exists(rc_file):
-        return 'FAILED (no result)'
-    with open(rc_file) as f:
-        rc, seconds = f.read().split()
-    if rc == '0':
-        return 'passed (%.0f s)' % float(seconds)
-    with open(log) as f:
-        findings = sum(1 for line in f if FINDING.search(line))
-    return 'FAILED, %d finding(s) (%.0f s)' % (findings, float(seconds))
-
-
-# A flake8 finding (path:line:column: code text) or a Sphinx warning or
-# error (path:line: WARNING: text).
-FINDING = re.compile(r'^\S+:\d+:\d+: [A-Z]+\d+|: (?:WARNING|ERROR): ')
-
-
-def versions(results, series):
-    path = os.path.join(results, '%s-versions.txt' % series)
-    if not os.path.exists(path):
-        return ''
-    with open(path) as f:
-        return f.read().strip()
-
-
-def table(results, all_series, tiers):
-    once = [t for t in tiers if TIERS[t].command]
-    tiers = [t for t in tiers if t not in once]
-    header = ['Heat series', 'versions'] + list(tiers)
-    rows = [[s, versions(results, s)] + [cell(results, s, t) for t in tiers]
-            for s in all_series]
-    widths = [max(len(r[i]) for r in [header] + rows)
-              for i in range(len(header))]
-    line = ' '.join('=' * w for w in widths)
-    fmt = ' '.join('%%-%ds' % w for w in widths)
-    out = [line, fmt % tuple(header), line]
-    out += [(fmt % tuple(r)).rstrip() for r in rows]
-    out.append(line)
-    out += ['', 'Run once: %s.' % '; '.join(
-        '%s %s' % (t, once_cell(results, t)) for t in once)] if once else []
-    stamp = 'From the run of %s, %d cores; written by tools/matrix.py.' % (
-        time.strftime('%Y-%m-%d', time.gmtime(os.path.getmtime(results))),
-        os.cpu_count())
-    return '\n'.join([stamp, ''] + out) + '\n'
-
-
-def fault_rows_file(results, series):
-    return os.path.join(results, '%s-fault-rows.jsonl' % series)
-
-
-def fault_rows(results, series):
-    """The rows the fault tier's cases wrote on `series`, in case order."""
-    path = fault_rows_file(results, series)
-    if not os.path.exists(path):
-        return []
-    with open(path) as f:
-        rows = [json.loads(line) for line in f if line.strip()]
-    return sorted(rows, key=lambda r: (str(r['case']), r['test']))
-
-
-def recovered_by(row):
-    if not row['passed']:
-        return '-'
-    seconds = '' if row['seconds'] is None else ' (%.0f s)' % row['seconds']
-    return '%s%s' % ((row['recovery'] or '-').split(':')[0], seconds)
-
-
-def reliability_table(results, all_series):
-    """Fault x outcome x time to recover, from the fault tier's rows."""
-    header = ['case', 'fault', 'Heat series', 'recovered by (time after '
-              'the fault ended)', 'outcome']
-    rows = [[str(r['case']), r['fault'], s, recovered_by(r), r['outcome']]
-            for s in all_series for r in fault_rows(results, s)]
-    rows.sort(key=lambda r: (r[0], r[1], r[2]))
-    if not rows:
-        return 'No fault tier results (tools/matrix.py --tiers fault).\n'
-    widths = [max(len(r[i]) for r in [header] + rows)
-              for i in range(len(header) - 1)] + [len(header[-1])]
-    line = ' '.join('=' * w for w in widths)
-    fmt = ' '.join('%%-%ds' % w for w in widths)
-    out = [line, fmt % tuple(header), line]
-    out += [(fmt % tuple(r)).rstrip() for r in rows]
-    out.append(line)
-    stamp = ('From the fault tier\'s run of %s, %d cores; written by '
-             'tools/matrix.py.' % (time.strftime('%Y-%m-%d', time.gmtime(
-                 os.path.getmtime(results))), os.cpu_count()))
-    return '\n'.join([stamp, ''] + out) + '\n'
-
-
 def write_versions(results, series, venv):
     out = subprocess.run(
         [os.path.join(venv, 'bin', 'python'), '-c',
@@ -351,22 +213,11 @@ def write_versions(results, series, venv):
         f.write(out.stdout.strip().replace('openstack-heat', 'heat'))
 
 
-def update_readme(text, start_marker=TABLE_START, end_marker=TABLE_END):
-    with open(README) as f:
-        readme = f.read()
-    start = readme.index(start_marker) + len(start_marker)
-    end = readme.index(end_marker)
-    readme = readme[:start] + '\n\n' + text + '\n' + readme[end:]
-    with open(README, 'w') as f:
-        f.write(readme)
-
-
 START = time.time()
 WHEEL = None  # the wheel under test, once built
 
 
-def main(argv=None):
-    all_series, e2e_series, default = series_settings()
+def parse_args(argv, all_series):
     parser = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
     parser.add_argument('--jobs', type=int,
                         default=int(os.environ.get('HLP_JOBS', 2)))
@@ -379,54 +230,61 @@ def main(argv=None):
                         help='print the table of an earlier run')
     parser.add_argument('pytest_args', nargs='*')
     args = parser.parse_args(argv)
-    series = [s for s in args.series.split(',') if s]
-    tiers = [t for t in args.tiers.split(',') if t]
-    for s in series:
+    args.series = [s for s in args.series.split(',') if s]
+    args.tiers = [t for t in args.tiers.split(',') if t]
+    for s in args.series:
         if s not in all_series:
             parser.error('unknown Heat series %r (supported: %s)'
                          % (s, ', '.join(all_series)))
-    for t in tiers:
+    for t in args.tiers:
         if t not in TIERS:
             parser.error('unknown tier %r (tiers: %s)'
                          % (t, ', '.join(TIERS)))
-    if args.table_only:
-        if not os.path.isdir(args.results):
-            parser.error('no results in %s: run the tests first '
-                         '(bash tools/run-tests.sh)' % args.results)
-        text = table(args.results, all_series, list(TIERS))
-        faults = reliability_table(args.results, all_series)
-        print(text + '\n' + faults)
-        if args.readme:
-            update_readme(text)
-            update_readme(faults, RELIABILITY_START, RELIABILITY_END)
-        return 0
+    if args.table_only and not os.path.isdir(args.results):
+        parser.error('no results in %s: run the tests first '
+                     '(bash tools/run-tests.sh)' % args.results)
+    return args
 
-    shutil.rmtree(args.results, ignore_errors=True)
-    os.makedirs(args.results)
-    lock = threading.Lock()
-    jobs = [Job(s, t) for t in TIER_ORDER if t in tiers for s in series
+
+def tables(args, all_series, write=False):
+    """Print (and write) the support and reliability tables."""
+    once = [t for t in TIERS if TIERS[t].command]
+    text = matrix_report.table(args.results, all_series, list(TIERS), once)
+    faults = matrix_report.reliability_table(args.results, all_series)
+    if write:
+        for name, content in (('support-table.rst', text),
+                              ('reliability-table.rst', faults)):
+            with open(os.path.join(args.results, name), 'w') as f:
+                f.write(content)
+    print(('\n' if write else '') + text + '\n' + faults)
+    if args.readme:
+        matrix_report.update_readme(text)
+        matrix_report.update_readme(faults, matrix_report.RELIABILITY_START,
+                                    matrix_report.RELIABILITY_END)
+
+
+def planned_jobs(args, e2e_series, default):
+    jobs = [Job(s, t) for t in TIER_ORDER if t in args.tiers
+            for s in args.series
             if TIERS[t].series == 'all'
             or TIERS[t].series == 'e2e' and s in e2e_series
             or TIERS[t].series == 'newest' and s == default]
     jobs += [Job(None, t, default if TIERS[t].series == DEFAULT else None)
              for t in TIER_ORDER
-             if t in tiers and TIERS[t].series in (ONCE, DEFAULT)]
-    print('Heat series %s; %d jobs, %d at a time' % (
-        ', '.join(series), len(jobs), args.jobs), flush=True)
+             if t in args.tiers and TIERS[t].series in (ONCE, DEFAULT)]
+    return jobs
 
-    # The wheel first: every series' venv installs it.
-    global WHEEL
-    WHEEL = build_dist(args.results)
-    if WHEEL is None:
-        print('FAILED: the sdist and wheel could not be built')
-        return 1
+
+def run_jobs(args, jobs, default):
+    """Run the jobs; the series whose venv could not be built."""
+    lock = threading.Lock()
     # Venvs are built one after the other (pip is the bottleneck); each
     # series' jobs start as soon as its venv is ready.
     pool = concurrent.futures.ThreadPoolExecutor(args.jobs)
     running = [pool.submit(run_job, job, None, args.results, lock, [])
                for job in jobs if job.venv_series is None]
     venv_failed = []
-    for s in series + [default] * (default not in series):
+    for s in args.series + [default] * (default not in args.series):
         if not any(job.venv_series == s for job in jobs):
             continue  # no tier of this run needs its venv
         venv = build_venv(s, args.results, lock)
@@ -442,17 +300,11 @@ def main(argv=None):
     for future in running:
         future.result()
     pool.shutdown()
+    return venv_failed
 
-    text = table(args.results, all_series, list(TIERS))
-    with open(os.path.join(args.results, 'support-table.rst'), 'w') as f:
-        f.write(text)
-    faults = reliability_table(args.results, all_series)
-    with open(os.path.join(args.results, 'reliability-table.rst'), 'w') as f:
-        f.write(faults)
-    print('\n' + text + '\n' + faults)
-    if args.readme:
-        update_readme(text)
-        update_readme(faults, RELIABILITY_START, RELIABILITY_END)
+
+def report_failures(args, jobs, venv_failed):
+    """Print what failed; whether anything did."""
     failed = [j for j in jobs if j.rc not in (0, None)]
     for j in jobs:
         if j.venv_series in venv_failed:
@@ -460,14 +312,38 @@ def main(argv=None):
                   % (j.venv_series, j.tier))
     for j in failed:
         xml = os.path.join(args.results, '%s.xml' % j.name)
-        names = failed_tests(xml) if os.path.exists(xml) else []
+        names = matrix_report.failed_tests(xml) if os.path.exists(xml) \
+            else []
         if j.series is None:
             names = ['see %s' % os.path.join(args.results, '%s.log' % j.name)]
         print('FAILED: %s%s%s' % (
             j.where, ' (%s)' % j.note if j.note else '',
             ''.join('\n    %s' % n for n in names)))
+    return bool(failed or venv_failed)
+
+
+def main(argv=None):
+    all_series, e2e_series, default = series_settings()
+    args = parse_args(argv, all_series)
+    if args.table_only:
+        tables(args, all_series)
+        return 0
+    shutil.rmtree(args.results, ignore_errors=True)
+    os.makedirs(args.results)
+    jobs = planned_jobs(args, e2e_series, default)
+    print('Heat series %s; %d jobs, %d at a time' % (
+        ', '.join(args.series), len(jobs), args.jobs), flush=True)
+    # The wheel first: every series' venv installs it.
+    global WHEEL
+    WHEEL = build_dist(args.results)
+    if WHEEL is None:
+        print('FAILED: the sdist and wheel could not be built')
+        return 1
+    venv_failed = run_jobs(args, jobs, default)
+    tables(args, all_series, write=True)
+    failed = report_failures(args, jobs, venv_failed)
     print('total %.0f s' % (time.time() - START))
-    return 1 if failed or venv_failed else 0
+    return 1 if failed else 0
 
 
 if __name__ == '__main__':

@@ -21,7 +21,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
 
 def load_matrix():
     spec = importlib.util.spec_from_file_location(
-        'matrix', os.path.join(ROOT, 'tools', 'matrix.py'))
+        'matrix', os.path.join(ROOT, 'tools', 'matrix_report.py'))
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module

@@ -1,0 +1,178 @@
+# Licensed under the Apache License, Version 2.0 (the "License"); you may
+# not use this file except in compliance with the License. You may obtain
+# a copy of the License at
+#
+#      http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+# WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+# License for the specific language governing permissions and limitations
+# under the License.
+"""The tables of a matrix run: support (series x tier) and reliability.
+
+Read from a results directory of tools/matrix.py: the JUnit XML and logs
+of each job, the versions of each series, and the rows the fault tier's
+cases wrote. Standard library only.
+"""
+
+import json
+import os
+import re
+import time
+import xml.etree.ElementTree as ET
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+README = os.path.join(ROOT, 'README.rst')
+TABLE_START = '.. support-table-start'
+TABLE_END = '.. support-table-end'
+RELIABILITY_START = '.. reliability-table-start'
+RELIABILITY_END = '.. reliability-table-end'
+
+
+def junit_counts(path):
+    """{tests, failures, errors, skipped, time} of a JUnit XML file."""
+    root = ET.parse(path).getroot()
+    suites = [root] if root.tag == 'testsuite' else root.findall('testsuite')
+    total = dict.fromkeys(('tests', 'failures', 'errors', 'skipped'), 0)
+    seconds = 0.0
+    for suite in suites:
+        for key in total:
+            total[key] += int(suite.get(key, 0))
+        seconds += float(suite.get('time', 0))
+    total['time'] = seconds
+    return total
+
+
+def failed_tests(path, limit=10):
+    root = ET.parse(path).getroot()
+    names = []
+    for case in root.iter('testcase'):
+        if case.find('failure') is not None or case.find('error') is not None:
+            names.append('%s::%s' % (case.get('classname'), case.get('name')))
+    return names[:limit]
+
+
+def cell(results, series, tier):
+    xml = os.path.join(results, '%s-%s.xml' % (series, tier))
+    log = os.path.join(results, '%s-%s.log' % (series, tier))
+    if not os.path.exists(log):
+        return 'not run'
+    if not os.path.exists(xml):
+        return 'FAILED (no report)'
+    c = junit_counts(xml)
+    bad = c['failures'] + c['errors']
+    passed = c['tests'] - bad - c['skipped']
+    text = '%d passed' % passed if not bad else 'FAILED %d of %d' % (
+        bad, c['tests'])
+    if c['skipped']:
+        text += ', %d skipped' % c['skipped']
+    return '%s (%.0f s)' % (text, c['time'])
+
+
+def once_cell(results, tier):
+    """A tier run once: passed, or how many findings its log names."""
+    log = os.path.join(results, '%s.log' % tier)
+    rc_file = os.path.join(results, '%s.rc' % tier)
+    if not os.path.exists(log):
+        return 'not run'
+    if not os.path.exists(rc_file):
+        return 'FAILED (no result)'
+    with open(rc_file) as f:
+        rc, seconds = f.read().split()
+    if rc == '0':
+        return 'passed (%.0f s)' % float(seconds)
+    with open(log) as f:
+        findings = sum(1 for line in f if FINDING.search(line))
+    return 'FAILED, %d finding(s) (%.0f s)' % (findings, float(seconds))
+
+
+# A flake8 finding (path:line:column: code text) or a Sphinx warning or
+# error (path:line: WARNING: text).
+FINDING = re.compile(r'^\S+:\d+:\d+: [A-Z]+\d+|: (?:WARNING|ERROR): ')
+
+
+def versions(results, series):
+    path = os.path.join(results, '%s-versions.txt' % series)
+    if not os.path.exists(path):
+        return ''
+    with open(path) as f:
+        return f.read().strip()
+
+
+def table(results, all_series, tiers, once_tiers):
+    """The support table: a cell per series and tier.
+
+    Then the tiers run once (once_tiers).
+    """
+    once = [t for t in tiers if t in once_tiers]
+    tiers = [t for t in tiers if t not in once]
+    header = ['Heat series', 'versions'] + list(tiers)
+    rows = [[s, versions(results, s)] + [cell(results, s, t) for t in tiers]
+            for s in all_series]
+    widths = [max(len(r[i]) for r in [header] + rows)
+              for i in range(len(header))]
+    line = ' '.join('=' * w for w in widths)
+    fmt = ' '.join('%%-%ds' % w for w in widths)
+    out = [line, fmt % tuple(header), line]
+    out += [(fmt % tuple(r)).rstrip() for r in rows]
+    out.append(line)
+    out += ['', 'Run once: %s.' % '; '.join(
+        '%s %s' % (t, once_cell(results, t)) for t in once)] if once else []
+    stamp = 'From the run of %s, %d cores; written by tools/matrix.py.' % (
+        time.strftime('%Y-%m-%d', time.gmtime(os.path.getmtime(results))),
+        os.cpu_count())
+    return '\n'.join([stamp, ''] + out) + '\n'
+
+
+def fault_rows_file(results, series):
+    return os.path.join(results, '%s-fault-rows.jsonl' % series)
+
+
+def fault_rows(results, series):
+    """The rows the fault tier's cases wrote on `series`, in case order."""
+    path = fault_rows_file(results, series)
+    if not os.path.exists(path):
+        return []
+    with open(path) as f:
+        rows = [json.loads(line) for line in f if line.strip()]
+    return sorted(rows, key=lambda r: (str(r['case']), r['test']))
+
+
+def recovered_by(row):
+    if not row['passed']:
+        return '-'
+    seconds = '' if row['seconds'] is None else ' (%.0f s)' % row['seconds']
+    return '%s%s' % ((row['recovery'] or '-').split(':')[0], seconds)
+
+
+def reliability_table(results, all_series):
+    """Fault x outcome x time to recover, from the fault tier's rows."""
+    header = ['case', 'fault', 'Heat series', 'recovered by (time after '
+              'the fault ended)', 'outcome']
+    rows = [[str(r['case']), r['fault'], s, recovered_by(r), r['outcome']]
+            for s in all_series for r in fault_rows(results, s)]
+    rows.sort(key=lambda r: (r[0], r[1], r[2]))
+    if not rows:
+        return 'No fault tier results (tools/matrix.py --tiers fault).\n'
+    widths = [max(len(r[i]) for r in [header] + rows)
+              for i in range(len(header) - 1)] + [len(header[-1])]
+    line = ' '.join('=' * w for w in widths)
+    fmt = ' '.join('%%-%ds' % w for w in widths)
+    out = [line, fmt % tuple(header), line]
+    out += [(fmt % tuple(r)).rstrip() for r in rows]
+    out.append(line)
+    stamp = ('From the fault tier\'s run of %s, %d cores; written by '
+             'tools/matrix.py.' % (time.strftime('%Y-%m-%d', time.gmtime(
+                 os.path.getmtime(results))), os.cpu_count()))
+    return '\n'.join([stamp, ''] + out) + '\n'
+
+
+def update_readme(text, start_marker=TABLE_START, end_marker=TABLE_END):
+    with open(README) as f:
+        readme = f.read()
+    start = readme.index(start_marker) + len(start_marker)
+    end = readme.index(end_marker)
+    readme = readme[:start] + '\n\n' + text + '\n' + readme[end:]
+    with open(README, 'w') as f:
+        f.write(readme)
