@@ -62,9 +62,17 @@ HEAT_STEP = 1.0
 OUTAGE_RETRY = 1.0
 
 
+def growing_interval(age, first, share, longest):
+    """A pause that grows with the time spent.
+
+    `share` of `age`, within [first, longest].
+    """
+    return min(longest, max(first, age * share))
+
+
 def interval(age, longest):
     """Seconds from a poll to the next, for an execution `age` seconds old."""
-    return min(longest, max(FIRST_INTERVAL, age * AGE_FRACTION))
+    return growing_interval(age, FIRST_INTERVAL, AGE_FRACTION, longest)
 
 
 class Schedule(object):

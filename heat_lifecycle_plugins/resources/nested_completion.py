@@ -24,6 +24,8 @@ operation costs about ten status reads per second at most.
 
 import time
 
+from heat_lifecycle_plugins.clients import executions
+
 FIRST_INTERVAL = 0.02
 LAST_INTERVAL = 0.25
 # Share of the time already spent that the next pause may take.
@@ -33,7 +35,8 @@ BUDGET = 2.0
 
 def next_interval(elapsed):
     """Seconds to pause after `elapsed` seconds of polling."""
-    return min(max(FIRST_INTERVAL, elapsed * INTERVAL_SHARE), LAST_INTERVAL)
+    return executions.growing_interval(elapsed, FIRST_INTERVAL,
+                                       INTERVAL_SHARE, LAST_INTERVAL)
 
 
 def poll_until(check, budget=BUDGET, clock=time.monotonic,
