@@ -26,6 +26,7 @@ import os
 
 import pytest
 
+from heat_lifecycle_fixtures import log_scan
 from heat_lifecycle_fixtures import stacks
 
 EXAMPLES = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
@@ -44,6 +45,11 @@ def cloud(tmp_path_factory):
     with Cloud(str(tmp_path_factory.mktemp('cloud')),
                keystone_options=KEYSTONE_OPTIONS) as env:
         yield env
+    # Every service's, agent's and hook's log of the session, once the
+    # cloud is stopped: no password, token or deploy_password in any.
+    found = log_scan.findings([str(tmp_path_factory.getbasetemp())],
+                              env.keystone.passwords)
+    assert not found, 'secrets in the logs:\n%s' % '\n'.join(found)
 
 
 # A CREATE workflow that fails the way a real one does: a task errors out.
