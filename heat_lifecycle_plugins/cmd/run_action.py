@@ -171,6 +171,7 @@ class Run(object):
                           token)
         params = rp.lift(levels, planned, args.resource)
         _check_defined(hc, row, args.action)
+        from heatclient import exc as heat_exc
         self.seen = {e['id'] for e in self._events()}
         try:
             # Right after a FAILED request Heat may drop this one: never
@@ -185,6 +186,17 @@ class Run(object):
                 'stays %s); send it again' % (
                     args.action, args.resource, exc.attempts,
                     exc.after['stack_status']))
+        except heat_exc.HTTPException as exc:
+            if (getattr(exc, 'code', None) or 0) < 500:
+                raise
+            # heat-api gave up waiting for a busy engine, whose queue
+            # still holds the request: sent again, it could run twice.
+            raise rp.RunActionError(
+                '%s of %s (request %s): heat-api did not confirm it (HTTP '
+                '%s) and the engine may still run it; watch the stack '
+                '(openstack lifecycle progress list %s) before sending it '
+                'again' % (args.action, args.resource, token, exc.code,
+                           args.stack))
         self._print('requested %s of %s (request %s)' % (
             args.action, args.resource, token))
         return stack_id, row

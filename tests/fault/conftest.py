@@ -139,7 +139,7 @@ def _first_line(text):
 
 
 def case(number, fault):
-    """Name a test's row: `number` (1-6) and its fault."""
+    """Name a test's row: its case `number` and its fault."""
     def mark(test):
         test.fault_case = number
         test.fault = fault

@@ -14,8 +14,8 @@
 A DeployedServer runs the real os-collect-config and heat-lifecycle-agent;
 the tool appends to a journal on this machine, which tells how many times
 it really ran. Cases 2 (heat-engine restarted), 3 (agent killed mid-tool),
-4 (signal endpoint down when the tool ended) and 5 (MariaDB restarted) of
-the fault tier.
+4 (signal endpoint down when the tool ended), 5 (MariaDB restarted), 7 to
+9 and 10 (a day-two request to a paused engine) of the fault tier.
 """
 
 import contextlib
@@ -24,12 +24,15 @@ import signal
 import time
 
 from heatclient import exc
+import pytest
 
 from heat_lifecycle_fixtures import faults
 from heat_lifecycle_fixtures import process
+from tests.e2e import test_day_two
 from tests.e2e.test_signal_path import deployment
 from tests.e2e.test_signal_path import signal_events
 from tests.e2e.test_signal_path import wait_for
+from tests.e2e.test_software_component import journal_lines
 from tests.fault.conftest import case
 
 TEMPLATE = """
@@ -349,3 +352,34 @@ def test_a_signal_to_a_busy_engine_is_retried_and_applied_once(
     fault_row.outcome = (
         'heat-api failed the call, the agent retried; after SIGCONT: '
         'CREATE_COMPLETE, tool ran once, one final signal applied')
+
+
+@case(10, 'heat-engine paused (SIGSTOP) past heat-api\'s RPC timeout while '
+          'a day-two request is in flight')
+def test_a_request_to_a_busy_engine_runs_once_when_it_resumes(
+        driver, heat, cloud, fault_row, tmp_path):
+    journal_path = str(tmp_path / 'journal')
+    stack_id = driver.create(test_day_two.DAY_TWO, {
+        'journal': journal_path, 'backup_dir': str(tmp_path / 'backups')},
+        servers=['server'])
+    # The request as `openstack stack update --existing` sends it.
+    with faults.paused(cloud.heat.running('heat-engine')) as down:
+        with pytest.raises(exc.HTTPException) as refused:
+            heat.stacks.update(stack_id, existing=True, parameters={
+                'backup_request': 'while-busy',
+                'action_inputs': '{"label": "busy"}'})
+    fault_row.back(down)
+    # heat-api's call waited rpc_response_timeout (60 s), then failed.
+    assert refused.value.code == 500, str(refused.value)
+    assert 'Timed out waiting for a reply' in str(refused.value)
+    # The request waited in the engine's queue: it runs once, by itself.
+    driver.wait(stack_id, 'UPDATE', timeout=240)
+    fault_row.recovered('none: the engine ran the queued request')
+    backups = [line for line in journal_lines(journal_path)
+               if line.startswith('backup')]
+    assert backups == ['backup label=busy'], journal_lines(journal_path)
+    assert heat.resources.get(stack_id, 'deployment').resource_status == \
+        'UPDATE_COMPLETE'
+    fault_row.outcome = (
+        'heat-api answered HTTP 500 after its RPC timeout; after SIGCONT '
+        'the queued request ran once: UPDATE_COMPLETE, BACKUP once')
