@@ -315,7 +315,7 @@ class WorkflowRuns(object):
                       '%(error)s', {'res': self, 'id': run.execution_id,
                                     'error': exc})
         held = self._held()
-        self._apply(run, held, results.partial(
+        self._apply(run, held, results.partial_outcome(
             run, held, self._tasks(run, executions.CANCELLED)))
 
     def cancel_execution(self, watch):
