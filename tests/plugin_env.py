@@ -29,10 +29,14 @@ def run_cli(*args, dists=(PROBE_DIST,), timeout=120, env=None):
         env=env, capture_output=True, text=True, timeout=timeout)
 
 
-# A signal path `check` finds nothing wrong with.
+# A signal path `check` finds nothing wrong with on Heat 25.0 to 27.x
+# (the [heat_lifecycle_plugins] section is for those releases only).
 SIGNAL_PATH = """
 heat_metadata_server_url = http://cfn.example.org:8000
 heat_waitcondition_server_url = http://cfn.example.org:8000/v1/waitcondition
+
+[heat_lifecycle_plugins]
+forget_finished_threads = true
 
 [ec2authtoken]
 auth_type = password
@@ -46,7 +50,22 @@ endpoint_override = http://keystone.example.org:5000
 """
 
 
-def write_heat_conf(path, plugin_dir, signal_path=SIGNAL_PATH):
+def sound_signal_path():
+    """SIGNAL_PATH for the installed Heat: the remedy where it acts."""
+    from heat_lifecycle_plugins import heat_internals
+    from heat_lifecycle_plugins import releases
+    keys = {issue.key for issue in releases.issues_of(
+        heat_internals.heat_version())}
+    if 'per-stack-thread-budget' in keys:
+        return SIGNAL_PATH
+    section = SIGNAL_PATH.index('[heat_lifecycle_plugins]')
+    return SIGNAL_PATH[:section] + SIGNAL_PATH[SIGNAL_PATH.index(
+        '[ec2authtoken]'):]
+
+
+def write_heat_conf(path, plugin_dir, signal_path=None):
+    if signal_path is None:
+        signal_path = sound_signal_path()
     with open(path, 'w') as f:
         f.write('[DEFAULT]\nplugin_dirs = %s\nenvironment_dir = %s\n%s'
                 % (plugin_dir, os.path.dirname(path), signal_path))

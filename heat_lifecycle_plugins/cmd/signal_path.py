@@ -213,9 +213,18 @@ def body_size_finding(heat, agent):
 def thread_budget_findings(version, heat):
     """Whether the opt-in remedy of the engine's thread budget is set."""
     value = _get(heat, config.GROUP.name, 'forget_finished_threads', 'false')
-    if value.lower() not in ('true', '1', 'yes', 'on'):
-        return []
     keys = {issue.key for issue in releases.issues_of(version)}
+    if value.lower() not in ('true', '1', 'yes', 'on'):
+        if 'per-stack-thread-budget' not in keys:
+            return []
+        return [checks.Finding(checks.WARN, TOPIC, (
+            '[%s] forget_finished_threads is off: this release keeps every '
+            'finished thread of a stack and refuses the 1001st; Heat\'s own '
+            'actions and events spend about 5 per stack action, so a stack '
+            'that lives through about 200 updates, requests or checks then '
+            'fails every signal, update and delete until heat-engine '
+            'restarts; set it to true (see the operations guide)'
+            % config.GROUP.name))]
     if 'per-stack-thread-budget' in keys:
         return [checks.Finding(checks.OK, TOPIC, (
             '[%s] forget_finished_threads = true: heat-engine drops finished '

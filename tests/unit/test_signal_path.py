@@ -53,6 +53,9 @@ def test_a_sound_signal_path_has_nothing_to_change(tmp_path):
         'never expire with it',
         'ok   signals: the agent\'s max_signal_bytes = 1048576 fits '
         'heat-api\'s max_json_body_size = 1048576',
+        'ok   signals: [heat_lifecycle_plugins] forget_finished_threads = '
+        'true: heat-engine drops finished threads of every stack (logged at '
+        'its start)',
     ]
 
 
@@ -170,8 +173,18 @@ def test_the_thread_budget_remedy_is_reported_where_it_acts(tmp_path):
         'warn signals: [heat_lifecycle_plugins] forget_finished_threads = '
         'true has no effect on this release (its engine frees its threads); '
         'remove it']
-    assert signal_path.thread_budget_findings(
-        NEW, heat_conf(tmp_path, '[DEFAULT]\n')) == []
+
+
+def test_the_thread_budget_remedy_left_off_is_a_warning_where_it_acts(
+        tmp_path):
+    heat = heat_conf(tmp_path, '[DEFAULT]\n')
+    [finding] = signal_path.thread_budget_findings(NEW, heat)
+    assert finding.level == checks.WARN
+    assert checks.render(finding).startswith(
+        'warn signals: [heat_lifecycle_plugins] forget_finished_threads is '
+        'off: this release keeps every finished thread of a stack and '
+        'refuses the 1001st;')
+    assert signal_path.thread_budget_findings(OLD, heat) == []
 
 
 def test_the_defaults_are_the_services_own():
