@@ -38,12 +38,13 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 FULL = dict(sizes=[10, 100, 500], concurrent_sizes=[10, 100, 150],
             rounds=3, change_n=50, change_rounds=3, external_rounds=8,
             external_long=60, scale_sizes=[500, 1000, 2000], engines_n=150,
-            engines_rounds=3, signals=5000)
+            engines_rounds=3, signals=5000, actions=500)
 QUICK = dict(sizes=[10], concurrent_sizes=[10], rounds=1, change_n=10,
              change_rounds=1, external_rounds=1, external_long=5,
-             scale_sizes=[100], engines_n=10, engines_rounds=1, signals=1500)
+             scale_sizes=[100], engines_n=10, engines_rounds=1, signals=1500,
+             actions=30)
 BENCHMARKS = ['chain', 'changes', 'engines', 'scale', 'external',
-              'feedback', 'signals']
+              'feedback', 'signals', 'long_lived']
 # What --quick runs unless --only says otherwise: scale takes an hour,
 # engines starts RabbitMQ and two heat-engine processes.
 QUICK_BENCHMARKS = ['chain', 'changes', 'external', 'feedback', 'signals']
@@ -115,6 +116,18 @@ def run_signals(results_dir, signals):
                     '--signals', str(signals), '--results-dir', results_dir],
                    check=True, cwd=os.path.dirname(HERE))
     with open(os.path.join(results_dir, 'signals.json')) as f:
+        return json.load(f)
+
+
+def run_long_lived(results_dir, actions):
+    """benchmarks/long_lived.py in a process of its own; its results.
+
+    It measures the engine as installed first, then with the remedy.
+    """
+    subprocess.run([sys.executable, '-m', 'benchmarks.long_lived',
+                    '--actions', str(actions), '--results-dir', results_dir],
+                   check=True, cwd=os.path.dirname(HERE))
+    with open(os.path.join(results_dir, 'long-lived.json')) as f:
         return json.load(f)
 
 
@@ -227,6 +240,13 @@ def run(argv=None):
         measured['signals'] = run_signals(args.results_dir, plan['signals'])
         with open(os.path.join(args.results_dir, 'signals.md')) as f:
             sections.append(('Signals to one stack, one engine worker',
+                             f.read().strip()))
+    if 'long_lived' in plan['only']:
+        _log('A long-lived stack')
+        measured['long_lived'] = run_long_lived(args.results_dir,
+                                                plan['actions'])
+        with open(os.path.join(args.results_dir, 'long-lived.md')) as f:
+            sections.append(('A long-lived stack, one engine worker',
                              f.read().strip()))
     sections.insert(0, ('Targets', targets.markdown(measured)))
     sections.append(('Machine and method',

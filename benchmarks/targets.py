@@ -120,6 +120,9 @@ def markdown(measured):
     if 'signals' in measured:
         from benchmarks import signals
         rows += signals.targets(measured['signals'])
+    if 'long_lived' in measured:
+        from benchmarks import long_lived
+        rows += long_lived.targets(measured['long_lived'])
     lines = ['| target | measured | verdict |', '|---|---|---|']
     lines += ['| %s | %s | %s |' % row for row in rows]
     return '\n'.join(lines)

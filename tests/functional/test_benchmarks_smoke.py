@@ -17,6 +17,7 @@ Mistral and stops them by PID. No timing is asserted: the numbers are the
 benchmark's business, not the test suite's.
 """
 
+import json
 import os
 import re
 import subprocess
@@ -75,3 +76,31 @@ def test_signal_load_quick_run_writes_its_table(tmp_path):
     assert [k for k, _ in kinds][:2] == ['ours', 'in-tree'], table
     assert dict(kinds)['ours'] == '250', table
     assert '| ours |' in run.stdout
+
+
+def test_long_lived_quick_run_shows_the_thread_budget_and_its_remedy(
+        tmp_path):
+    from heat_lifecycle_plugins import heat_internals
+    from heat_lifecycle_plugins import releases
+    results = tmp_path / 'results'
+    run = subprocess.run(
+        [sys.executable, '-m', 'benchmarks.long_lived', '--actions', '12',
+         '--results-dir', str(results), '--workdir', str(tmp_path / 'work')],
+        cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
+    measured = json.loads((results / 'long-lived.json').read_text())
+    by_kind = {r['kind']: r for r in measured['results']}
+    for result in by_kind.values():
+        assert result['actions'] == 12 and not result['first_failure'], \
+            result
+        assert result['update_after'] == 'UPDATE_COMPLETE', result
+        assert result['delete_after'] == 'DELETE_COMPLETE', result
+    keys = {i.key for i in releases.issues_of(heat_internals.heat_version())}
+    if 'per-stack-thread-budget' in keys:
+        # Finished threads pile up as installed; the remedy drops them.
+        assert by_kind['as installed']['threads_left'] > 12, by_kind
+        assert by_kind['forget_finished_threads on']['threads_left'] <= 2, \
+            by_kind
+    else:
+        assert list(by_kind) == ['as installed'], by_kind
+    assert '| as installed | 12 |' in (results / 'long-lived.md').read_text()
