@@ -33,7 +33,14 @@ NAME_PATTERN = '[A-Z][A-Z0-9_]*'
 MAX_LENGTH = 64
 # Edits within which a name is taken for a typo of a lifecycle action.
 NEAR_MISS = 2
-_NAME = re.compile('^%s$' % NAME_PATTERN)
+# Characters of a refused name's repr a message shows.
+MAX_SHOWN = 80
+_NAME = re.compile(NAME_PATTERN)
+
+
+def _shown(name):
+    text = repr(name)
+    return text if len(text) <= MAX_SHOWN else text[:MAX_SHOWN] + '...'
 
 
 def _edits(a, b):
@@ -57,10 +64,14 @@ def lifecycle_near_miss(name):
     text = str(name).upper()
     if str(name) in protocol.LIFECYCLE_ACTIONS:
         return None
+    # Names longer or shorter by more than NEAR_MISS are further away: not
+    # measured (a long name would take seconds).
     scored = sorted((_edits(text, action), action)
-                    for action in protocol.LIFECYCLE_ACTIONS)
-    distance, action = scored[0]
-    return action if distance <= NEAR_MISS else None
+                    for action in protocol.LIFECYCLE_ACTIONS
+                    if abs(len(text) - len(action)) <= NEAR_MISS)
+    if not scored or scored[0][0] > NEAR_MISS:
+        return None
+    return scored[0][1]
 
 
 def problem(name):
@@ -69,12 +80,13 @@ def problem(name):
         return None
     hint = lifecycle_near_miss(name) if isinstance(name, str) else None
     if hint:
-        return '%r is not an action; did you mean %r?' % (name, hint)
-    if not isinstance(name, str) or not _NAME.match(name):
-        text = ('%r is not an action: a custom action is an upper-case '
-                'identifier (%s)' % (name, NAME_PATTERN))
-        if isinstance(name, str) and _NAME.match(name.upper()):
-            text += '; did you mean %r?' % name.upper()
+        return '%s is not an action; did you mean %r?' % (_shown(name), hint)
+    # fullmatch: `$` would let a trailing newline in.
+    if not isinstance(name, str) or not _NAME.fullmatch(name):
+        text = ('%s is not an action: a custom action is an upper-case '
+                'identifier (%s)' % (_shown(name), NAME_PATTERN))
+        if isinstance(name, str) and _NAME.fullmatch(name.upper()):
+            text += '; did you mean %s?' % _shown(name.upper())
         return text
     if len(name) > MAX_LENGTH:
         return '%r is not an action: longer than %d characters' % (

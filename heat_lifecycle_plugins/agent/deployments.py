@@ -66,11 +66,19 @@ def describe(raw):
                            raw.get(protocol.ID) or '?')
 
 
+def _is_file_name(text):
+    """Whether the file system takes `text` (no NUL, no lone surrogate)."""
+    try:
+        return b'\0' not in os.fsencode(text)
+    except UnicodeError:
+        return False
+
+
 def _usable_id(raw):
     """The item's id if it can name a state file, else None."""
     dep_id = raw.get(protocol.ID) if isinstance(raw, dict) else None
     if (isinstance(dep_id, str) and dep_id and '/' not in dep_id and
-            not dep_id.startswith('.')):
+            not dep_id.startswith('.') and _is_file_name(dep_id)):
         return dep_id
     return None
 
@@ -99,13 +107,14 @@ def _problem(raw, name):
 
 
 def _input_values(raw):
-    """name -> value of the inputs that can be read."""
+    """name -> value of the inputs that can be read (a string name)."""
     inputs = raw.get(protocol.INPUTS) if isinstance(raw, dict) else None
     if not isinstance(inputs, list):
         return {}
     return {item[protocol.IO_NAME]: item.get(protocol.IO_VALUE)
             for item in inputs
-            if isinstance(item, dict) and protocol.IO_NAME in item}
+            if isinstance(item, dict) and
+            isinstance(item.get(protocol.IO_NAME), str)}
 
 
 class Deployment(object):

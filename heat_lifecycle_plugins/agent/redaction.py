@@ -34,9 +34,21 @@ def is_secret(name):
                                                  for w in SECRET_WORDS)
 
 
+def _parts(url):
+    """urlsplit(url); None for a value that is no URL (a bracket unclosed)."""
+    if not isinstance(url, str):
+        return None
+    try:
+        return parse.urlsplit(url)
+    except ValueError:
+        return None
+
+
 def safe_url(url):
-    """`url` without its query (a signature or token)."""
-    parts = parse.urlsplit(url)
+    """`url` without its query (a signature or token); *** if no URL."""
+    parts = _parts(url)
+    if parts is None:
+        return REDACTED
     return parse.urlunsplit((parts.scheme, parts.netloc, parts.path, '', ''))
 
 
@@ -50,7 +62,9 @@ class Redactor(object):
         url = values.get(protocol.DEPLOY_SIGNAL_ID)
         if isinstance(url, str) and url:
             hidden[url] = safe_url(url)
-            hidden[parse.urlsplit(url).query] = REDACTED
+            parts = _parts(url)
+            if parts is not None:
+                hidden[parts.query] = REDACTED
         # Longest first: a secret that contains another is hidden whole.
         self._hidden = sorted(
             ((secret, shown) for secret, shown in hidden.items()

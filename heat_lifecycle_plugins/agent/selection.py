@@ -84,7 +84,10 @@ def _component_entry(deployment):
         raise deployments.BadDeployment(
             'deployment %s: %d configs of the component list action %s; '
             'only one may' % (name, len(matches), action))
-    return matches[0], {e.get(protocol.TOOL) for e in configs}
+    # Tools name options sections: only strings can (a tool of another
+    # type is refused once its entry is selected).
+    return matches[0], {e.get(protocol.TOOL) for e in configs
+                        if isinstance(e.get(protocol.TOOL), str)}
 
 
 def _as_string(value):

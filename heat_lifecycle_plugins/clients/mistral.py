@@ -45,6 +45,11 @@ BACKOFF_MAX = 8.0
 
 _CONNECT_ERRORS = (ka_exceptions.ConnectionError,
                    requests.exceptions.ConnectionError)
+_HTTP_ERRORS = (mistral_base.APIException, ka_exceptions.HttpError)
+# What mistralclient raises on an answer it cannot read: a body that is not
+# JSON, or not the map or list it expects.
+_UNREADABLE = (ValueError, TypeError, KeyError, AttributeError)
+MAX_MESSAGE = 600  # characters of Mistral's error text an error quotes
 
 
 class MistralError(Exception):
@@ -78,10 +83,25 @@ def _status_of(exc):
 
 def _message_of(exc):
     if isinstance(exc, mistral_base.APIException):
-        return exc.error_message or str(exc)
-    if isinstance(exc, ka_exceptions.HttpError):
-        return exc.details or exc.message or str(exc)
-    return str(exc)
+        text = exc.error_message or str(exc)
+    elif isinstance(exc, ka_exceptions.HttpError):
+        text = exc.details or exc.message or str(exc)
+    else:
+        text = exc
+    text = str(text)
+    return text if len(text) <= MAX_MESSAGE else text[:MAX_MESSAGE] + '...'
+
+
+def _answer_of(exc):
+    """The HTTP error a failed call got, or `exc` (a body not read).
+
+    mistralclient fails on an error body that is not a JSON map while it
+    handles the HTTP error: that error's status still counts.
+    """
+    if not isinstance(exc, _HTTP_ERRORS) and isinstance(
+            exc.__context__, _HTTP_ERRORS):
+        return exc.__context__
+    return exc
 
 
 def _opts():
@@ -130,11 +150,16 @@ class MistralClient(object):
                 return func(*args, **kwargs)
             except _CONNECT_ERRORS as exc:
                 error, status = exc, None
-            except (mistral_base.APIException, ka_exceptions.HttpError) as exc:
-                error, status = exc, _status_of(exc)
-                retriable = (retry_server_errors and status is not None and
-                             status >= 500)
-                if not retriable:
+            except _HTTP_ERRORS + _UNREADABLE as exc:
+                error = _answer_of(exc)
+                status = _status_of(error)
+                if status is None:
+                    raise MistralError('Mistral at %s answered %s with a '
+                                       'body that cannot be read: %s: %s'
+                                       % (self.endpoint, what,
+                                          type(error).__name__,
+                                          _message_of(error)))
+                if not (retry_server_errors and status >= 500):
                     raise MistralError('Mistral at %s refused to %s: '
                                        'HTTP %s: %s'
                                        % (self.endpoint, what, status,
@@ -200,11 +225,15 @@ class MistralClient(object):
 
     def execution(self, execution_id, retries=None):
         """An executions.Execution, values as Mistral sends them."""
-        execution = self._call('get execution %s' % execution_id,
-                               self._client.executions.get, execution_id,
-                               retries=retries)
-        return executions.Execution(
-            execution.state, execution.state_info, execution.output)
+        what = 'get execution %s' % execution_id
+        execution = self._call(what, self._client.executions.get,
+                               execution_id, retries=retries)
+        if getattr(execution, 'state', None) is None:
+            raise MistralError('Mistral at %s answered %s without a state'
+                               % (self.endpoint, what))
+        return executions.Execution(execution.state,
+                                    getattr(execution, 'state_info', None),
+                                    getattr(execution, 'output', None))
 
     def cancel_execution(self, execution_id, reason):
         """Cancel an execution that may still run; False if already over."""
@@ -224,9 +253,9 @@ class MistralClient(object):
         tasks = self._call('list tasks of execution %s' % execution_id,
                            self._client.tasks.list,
                            workflow_execution_id=execution_id)
-        return [executions.Task(task.name, task.state,
-                                task.state_info,
-                                getattr(task, 'published', None))
+        # Values Mistral left out are None.
+        return [executions.Task(*(getattr(task, field, None)
+                                  for field in executions.Task._fields))
                 for task in tasks]
 
 

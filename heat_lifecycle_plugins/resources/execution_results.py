@@ -53,6 +53,7 @@ ENV_DRIFT = 'heat_extresource_drift'
 
 MAX_PHYSICAL_ID = 255  # Heat's physical_resource_id column
 MAX_REASON_PART = 600  # Mistral's state_info can hold whole tracebacks
+MAX_CAUSE = 2 * MAX_REASON_PART  # the failed tasks' errors, all together
 MAX_VALUE_SHOWN = 100
 
 # An execution the resource started for one of its actions.
@@ -201,12 +202,13 @@ def failure_outcome(run, held, execution, tasks):
     them verbosely), else the execution's state_info.
     """
     cause = '; '.join(
-        'task %s failed: %s' % (task.name, clip(task.state_info))
+        'task %s failed: %s' % (clip(task.name, MAX_VALUE_SHOWN),
+                                clip(task.state_info))
         for task in tasks if task.state == executions.ERROR)
     reason = 'Mistral workflow %s ended %s: %s (execution %s)' % (
         run.workflow, execution.state,
-        cause or clip(execution.state_info or '(no state_info)'),
-        run.execution_id)
+        clip(cause, MAX_CAUSE) if cause else
+        clip(execution.state_info or '(no state_info)'), run.execution_id)
     return partial_outcome(run, held, tasks)._replace(
         failure=Failure(WORKFLOW_FAILED, reason))
 
@@ -222,7 +224,8 @@ def outcome_of(run, held, execution, tasks=()):
         return failure_outcome(run, held, execution, tasks)
     return Outcome(held_id(run, held.physical_id), None, Failure(
         WORKFLOW_FAILED, 'Mistral execution %s of workflow %s is in unknown '
-        'state %s' % (run.execution_id, run.workflow, execution.state)))
+        'state %s' % (run.execution_id, run.workflow,
+                      clip(execution.state, MAX_VALUE_SHOWN))))
 
 
 def oversized(run, held, outcome, size, limit):

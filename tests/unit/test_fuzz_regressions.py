@@ -1,0 +1,120 @@
+# Licensed under the Apache License, Version 2.0 (the "License"); you may
+# not use this file except in compliance with the License. You may obtain
+# a copy of the License at
+#
+#      http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+# WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+# License for the specific language governing permissions and limitations
+# under the License.
+"""Cases the fuzz tier (tests/fuzz) found, each once a defect.
+
+Each calls the fuzz check that failed with the case it failed on.
+"""
+
+import pytest
+
+from tests.fuzz import checks_agent
+from tests.fuzz import checks_requests
+from tests.fuzz import checks_results
+
+
+@pytest.fixture(scope='module', autouse=True)
+def stand_ins():
+    """The receiver and Mistral stand-in the checks start, then stopped."""
+    yield
+    checks_agent.stop()
+    checks_results.stop()
+
+
+# -- action names ------------------------------------------------------------
+
+def test_an_action_name_with_a_trailing_newline_is_refused():
+    checks_requests.action_name(case={'name': 'BACKUP\n'})
+
+
+def test_a_long_action_name_is_refused_at_once():
+    checks_requests.action_name(case={'name': ('\U000471f1' * 1048577)})
+
+
+def test_a_long_action_name_is_shown_in_short():
+    checks_requests.action_name(case={'name': ('b' * 5000)})
+
+
+# -- Mistral execution results -----------------------------------------------
+
+def test_a_workflow_failure_quotes_its_failed_tasks_in_short():
+    checks_results.outcomes(case={
+        'action': 'CREATE', 'held': (None, None),
+        'execution': ('ERROR', None, None),
+        'tasks': [('t', 'ERROR', 'boom', None)] * 3000})
+    checks_results.outcomes(case={
+        'action': 'CREATE', 'held': (None, None),
+        'execution': ('ERROR', None, None),
+        'tasks': [(('t' * 100000), 'ERROR', 'boom', None)]})
+
+
+def test_an_unknown_execution_state_is_shown_in_short():
+    checks_results.outcomes(case={
+        'action': 'CREATE', 'held': (None, None),
+        'execution': (('W' * 100000), None, None), 'tasks': []})
+
+
+def test_a_mistral_answer_that_cannot_be_read_is_a_mistral_error():
+    checks_results.client_results(case={
+        'action': 'CREATE', 'execution': (200, b'0\x00'),
+        'tasks': (200, b'')})
+    checks_results.client_results(case={
+        'action': 'CREATE', 'execution': (503, ['busy']),
+        'tasks': (200, {'tasks': None})})
+
+
+def test_a_mistral_answer_without_some_values_is_read():
+    checks_results.client_results(case={
+        'action': 'CREATE', 'execution': (200, {'state': 'ERROR'}),
+        'tasks': (200, {'tasks': [{}]})})
+    checks_results.client_results(case={
+        'action': 'CREATE', 'execution': (200, {'id': 'exec-1'}),
+        'tasks': (200, {'tasks': []})})
+
+
+def test_a_long_mistral_error_is_quoted_in_short():
+    checks_results.client_results(case={
+        'action': 'CREATE', 'execution': (400, {'faultstring': 'x' * 100000}),
+        'tasks': (200, {'tasks': []})})
+
+
+# -- the agent's metadata -----------------------------------------------------
+
+def test_a_component_tool_that_is_no_string_fails_its_deployment():
+    checks_agent.agent_metadata(case={
+        'kinds': ['component'], 'mutations': [['tool', 0, [None]]],
+        'file': 'list'})
+
+
+def test_a_signal_id_that_is_no_url_fails_only_its_signal():
+    checks_agent.agent_metadata(case={
+        'kinds': ['hook', 'hook'],
+        'mutations': [['input', 0, 'deploy_signal_id', 'http://[::1']],
+        'file': 'list'})
+    checks_agent.agent_metadata(case={
+        'kinds': ['hook', 'hook'],
+        'mutations': [['input', 0, 'deploy_signal_id', [1]]],
+        'file': 'list'})
+
+
+def test_an_id_that_cannot_name_a_file_is_a_bad_id():
+    checks_agent.agent_metadata(case={
+        'kinds': ['hook'], 'mutations': [['set', 0, 'id', 'a\x00b']],
+        'file': 'list'})
+    checks_agent.agent_metadata(case={
+        'kinds': ['hook'], 'mutations': [['set', 0, 'id', 'a\ud800b']],
+        'file': 'list'})
+
+
+def test_an_input_named_by_no_string_is_not_read():
+    checks_agent.agent_metadata(case={
+        'kinds': ['hook'],
+        'mutations': [['input_item', 0, 0, {'name': [1]}]], 'file': 'list'})
