@@ -54,6 +54,46 @@ def log_files(root):
                 yield os.path.join(folder, name)
 
 
+# oslo.log prefixes every line of a record: time, pid, level, logger.
+RECORD_PREFIX = re.compile(r'^(\S+ \S+ \d+ [A-Z]+ \S+ )')
+
+
+def _raised(lines):
+    """The exception line that ends a traceback's lines, or ''."""
+    found = ''
+    for text in lines:
+        if text and not text[0].isspace() and not text.startswith((
+                'Traceback', 'During handling', 'The above exception')):
+            found = text.strip()
+    return found
+
+
+def tracebacks(roots, expected=()):
+    """'path:line: exception' of each traceback in the logs below roots.
+
+    `expected`: prefixes of exception lines that are a service's normal
+    report (Heat logs every failed resource action with its traceback,
+    the exception being a heat.common.exception class).
+    """
+    found = []
+    for root in roots:
+        for path in log_files(root):
+            with open(path, encoding='utf-8', errors='replace') as f:
+                lines = f.read().splitlines()
+            for number, line in enumerate(lines):
+                if 'Traceback (most recent call last)' not in line:
+                    continue
+                match = RECORD_PREFIX.match(line)
+                prefix = match.group(1) if match else ''
+                block = [text[len(prefix):] for text in lines[number:]
+                         if prefix and text.startswith(prefix)]
+                raised = _raised(block) or line.strip()
+                if not raised.startswith(tuple(expected)):
+                    found.append('%s:%d: %s' % (path, number + 1,
+                                                raised[:300]))
+    return found
+
+
 def findings(roots, secrets=()):
     """'path:line: kind' for each secret in the logs below `roots`."""
     known = [s for s in set(secrets) if s]

@@ -65,6 +65,7 @@ TIERS = {
     'e2e': Tier(['tests/e2e'], 'e2e', None, True),
     'fault': Tier(['tests/fault'], 'e2e', None, True),
     'dist': Tier(['tests/dist'], 'newest', None, True),
+    'fuzz': Tier(['tests/fuzz'], 'newest', None, True),
     'lint': Tier(None, ONCE, ['bash', 'tools/lint.sh'], False),
     'docs': Tier(None, DEFAULT, ['bash', 'tools/docs.sh'], False),
 }
@@ -72,9 +73,10 @@ TIERS = {
 # Heat 24.x (eventlet) functional takes about 12 min on a quiet 2-core
 # machine and over 27 min when the machine is shared (measured 1611 s).
 JOB_TIMEOUT = {'unit': 600, 'functional': 2700, 'e2e': 1800, 'fault': 1200,
-               'dist': 1500, 'lint': 600, 'docs': 600}
+               'dist': 1500, 'fuzz': 900, 'lint': 600, 'docs': 600}
 # Longest first, so that two lanes finish close together.
-TIER_ORDER = ('e2e', 'functional', 'fault', 'dist', 'unit', 'docs', 'lint')
+TIER_ORDER = ('e2e', 'functional', 'fault', 'dist', 'fuzz', 'unit', 'docs',
+              'lint')
 
 
 def series_settings():
