@@ -24,8 +24,11 @@ from heat_lifecycle_plugins import heat_internals  # isort:skip
 heat_internals.select_engine_runtime()  # as heat-engine does, first
 import heat.tests.common  # noqa: F401,E402  isort:skip
 
+import contextlib  # noqa: E402
 import os  # noqa: E402
+import shutil  # noqa: E402
 import statistics  # noqa: E402
+import tempfile  # noqa: E402
 import threading  # noqa: E402
 import time  # noqa: E402
 
@@ -61,6 +64,37 @@ def serialize_sync_point_parsing():
         with lock:
             return ast.literal_eval(text)
     sync_point.ast = types.SimpleNamespace(literal_eval=literal_eval)
+
+
+def add_output_arguments(parser):
+    """--results-dir and --workdir, as every benchmark takes them."""
+    parser.add_argument('--results-dir', default=os.path.join(HERE,
+                                                              'results'))
+    parser.add_argument('--workdir', help='scratch directory (default: a '
+                                          'temporary one, removed '
+                                          'afterwards)')
+
+
+@contextlib.contextmanager
+def lone_engine(workdir, prefix, plugins=()):
+    """One in-process engine on a private MariaDB, as the functional tier.
+
+    In `workdir`, or a temporary directory (`prefix`) removed afterwards.
+    """
+    scratch = workdir or tempfile.mkdtemp(prefix=prefix)
+    try:
+        with MariaDB(os.path.join(scratch, 'mariadb')) as mariadb, \
+                inprocess_engine.InProcessEngine(
+                    os.path.join(scratch, 'heat-engine'),
+                    mariadb.create_database(), plugins=plugins) as engine:
+            from heat.engine import scheduler
+            scheduler.ENABLE_SLEEP = False  # as the functional tests
+            engine.ctx = inprocess_engine.context_with_heat_catalog(
+                engine.ctx)
+            yield engine
+    finally:
+        if not workdir:
+            shutil.rmtree(scratch, ignore_errors=True)
 
 
 class BenchmarkError(RuntimeError):

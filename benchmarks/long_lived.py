@@ -31,15 +31,11 @@ Output, not expectations: results_dir/long-lived.md and long-lived.json.
 import argparse
 import json
 import os
-import shutil
 import sys
-import tempfile
 import time
 
 from benchmarks import harness  # selects Heat's runtime first
 from benchmarks import signals
-from heat_lifecycle_fixtures import inprocess_engine
-from heat_lifecycle_fixtures.mariadb import MariaDB
 from heat_lifecycle_plugins import heat_internals
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -221,9 +217,7 @@ def parse_args(argv):
                                 description=__doc__.splitlines()[0])
     p.add_argument('--actions', type=int, default=500,
                    help='actions per run (default 500)')
-    p.add_argument('--results-dir', default=os.path.join(HERE, 'results'))
-    p.add_argument('--workdir', help='scratch directory (default: a '
-                                     'temporary one, removed afterwards)')
+    harness.add_output_arguments(p)
     return p.parse_args(argv)
 
 
@@ -232,29 +226,17 @@ def run(argv=None):
 
     def log(msg):
         print(msg, flush=True)
-    workdir = args.workdir or tempfile.mkdtemp(prefix='hlp-bench-long-')
     version = heat_internals.heat_version()
     results = []
-    try:
-        with MariaDB(os.path.join(workdir, 'mariadb')) as mariadb, \
-                inprocess_engine.InProcessEngine(
-                    os.path.join(workdir, 'heat-engine'),
-                    mariadb.create_database()) as engine:
-            from heat.engine import scheduler
-            scheduler.ENABLE_SLEEP = False  # as the functional tests
-            engine.ctx = inprocess_engine.context_with_heat_catalog(
-                engine.ctx)
-            for kind in (OFF, ON):
-                if kind == ON and not heat_internals.forget_finished_threads():
-                    log('  %s: nothing to remedy on Heat %s' % (
-                        kind, '.'.join(map(str, version))))
-                    continue
-                log('%s: %d actions' % (kind, args.actions))
-                results.append(LongLived(engine, kind, args.actions,
-                                         log).run())
-    finally:
-        if not args.workdir:
-            shutil.rmtree(workdir, ignore_errors=True)
+    with harness.lone_engine(args.workdir, 'hlp-bench-long-') as engine:
+        for kind in (OFF, ON):
+            if kind == ON and not heat_internals.forget_finished_threads():
+                log('  %s: nothing to remedy on Heat %s' % (
+                    kind, '.'.join(map(str, version))))
+                continue
+            log('%s: %d actions' % (kind, args.actions))
+            results.append(LongLived(engine, kind, args.actions,
+                                     log).run())
     text = markdown(results, version, args.actions)
     os.makedirs(args.results_dir, exist_ok=True)
     with open(os.path.join(args.results_dir, 'long-lived.md'), 'w') as f:

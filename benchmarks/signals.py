@@ -35,15 +35,11 @@ import argparse
 from concurrent import futures
 import json
 import os
-import shutil
 import sys
-import tempfile
 import time
 
 from benchmarks import harness  # selects Heat's runtime first
 from benchmarks.upstream_types import UPSTREAM_DEPLOYMENT
-from heat_lifecycle_fixtures import inprocess_engine
-from heat_lifecycle_fixtures.mariadb import MariaDB
 from heat_lifecycle_plugins import heat_internals
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -236,9 +232,7 @@ def parse_args(argv):
                                 description=__doc__.splitlines()[0])
     p.add_argument('--signals', type=int, default=5000,
                    help='signals per kind (default 5000)')
-    p.add_argument('--results-dir', default=os.path.join(HERE, 'results'))
-    p.add_argument('--workdir', help='scratch directory (default: a '
-                                     'temporary one, removed afterwards)')
+    harness.add_output_arguments(p)
     return p.parse_args(argv)
 
 
@@ -247,33 +241,21 @@ def run(argv=None):
 
     def log(msg):
         print(msg, flush=True)
-    workdir = args.workdir or tempfile.mkdtemp(prefix='hlp-bench-signals-')
     version = heat_internals.heat_version()
     results = []
-    try:
-        with MariaDB(os.path.join(workdir, 'mariadb')) as mariadb, \
-                inprocess_engine.InProcessEngine(
-                    os.path.join(workdir, 'heat-engine'),
-                    mariadb.create_database(),
-                    plugins=[harness.UPSTREAM_PLUGIN]) as engine:
-            from heat.engine import scheduler
-            scheduler.ENABLE_SLEEP = False  # as the functional tests
-            engine.ctx = inprocess_engine.context_with_heat_catalog(
-                engine.ctx)
-            # The in-tree type's signal serializes the stack's stored
-            # context; this engine has no Keystone to load its roles from.
-            heat_internals.stored_context_without_keystone()
-            for kind in (OURS, INTREE, REMEDY):
-                if kind == REMEDY and not \
-                        heat_internals.forget_finished_threads():
-                    log('  %s: nothing to remedy on Heat %s' % (
-                        kind, '.'.join(map(str, version))))
-                    continue
-                log('%s: %d signals' % (kind, args.signals))
-                results.append(Load(engine, kind, args.signals, log).run())
-    finally:
-        if not args.workdir:
-            shutil.rmtree(workdir, ignore_errors=True)
+    with harness.lone_engine(args.workdir, 'hlp-bench-signals-',
+                             plugins=[harness.UPSTREAM_PLUGIN]) as engine:
+        # The in-tree type's signal serializes the stack's stored
+        # context; this engine has no Keystone to load its roles from.
+        heat_internals.stored_context_without_keystone()
+        for kind in (OURS, INTREE, REMEDY):
+            if kind == REMEDY and not \
+                    heat_internals.forget_finished_threads():
+                log('  %s: nothing to remedy on Heat %s' % (
+                    kind, '.'.join(map(str, version))))
+                continue
+            log('%s: %d signals' % (kind, args.signals))
+            results.append(Load(engine, kind, args.signals, log).run())
     text = markdown(results, version)
     os.makedirs(args.results_dir, exist_ok=True)
     with open(os.path.join(args.results_dir, 'signals.md'), 'w') as f:
