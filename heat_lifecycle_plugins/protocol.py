@@ -19,6 +19,8 @@ a name, ours is the same (tests/unit/test_protocol.py compares them with
 the installed Heat).
 """
 
+import re
+
 # The resource actions a deployment is applied for (Heat's ALLOWED
 # DEPLOY_ACTIONS), in the order messages list them.
 LIFECYCLE_ACTIONS = (
@@ -132,3 +134,13 @@ def tool_options(options, tool, tools):
         return options
     return {key: value for key, value in options.items()
             if key not in tools or key == tool}
+
+
+# JSON may escape a lone surrogate ("\udce9"); UTF-8, and so the database,
+# cannot hold one.
+_LONE_SURROGATE = re.compile('[\ud800-\udfff]')
+
+
+def storable_text(text):
+    """`text` with each lone surrogate replaced by U+FFFD."""
+    return _LONE_SURROGATE.sub('\ufffd', text)

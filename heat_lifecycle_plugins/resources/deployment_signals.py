@@ -88,9 +88,10 @@ def _shown(value):
 def bounded(text, limit=MAX_REASON_CHARS):
     """`text` if it fits `limit` characters, else its start and end.
 
-    Between them a note says how much was cut.
+    Between them a note says how much was cut. Text UTF-8 cannot hold
+    (lone surrogates, which JSON can carry) is replaced.
     """
-    text = str(text)
+    text = protocol.storable_text(str(text))
     if len(text) <= limit:
         return text
     kept = limit - len(CUT_NOTE % (len(text), limit))

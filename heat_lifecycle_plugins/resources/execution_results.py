@@ -36,6 +36,7 @@ import collections
 from oslo_serialization import jsonutils
 
 from heat_lifecycle_plugins.clients import executions
+from heat_lifecycle_plugins import protocol
 
 CREATE, CHECK = 'CREATE', 'CHECK'
 RESOURCE_ID = 'resource_id'
@@ -77,7 +78,7 @@ Outcome = collections.namedtuple(
 
 
 def clip(text, limit=MAX_REASON_PART):
-    text = str(text).strip()
+    text = protocol.storable_text(str(text).strip())
     return text if len(text) <= limit else text[:limit] + '...'
 
 

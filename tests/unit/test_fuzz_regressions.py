@@ -16,9 +16,12 @@ Each calls the fuzz check that failed with the case it failed on.
 
 import pytest
 
+from heat_lifecycle_plugins.resources import deployment_signals
+from heat_lifecycle_plugins.resources import execution_results
 from tests.fuzz import checks_agent
 from tests.fuzz import checks_requests
 from tests.fuzz import checks_results
+from tests.unit import test_deployment_signals
 
 
 @pytest.fixture(scope='module', autouse=True)
@@ -118,3 +121,22 @@ def test_an_input_named_by_no_string_is_not_read():
     checks_agent.agent_metadata(case={
         'kinds': ['hook'],
         'mutations': [['input_item', 0, 0, {'name': [1]}]], 'file': 'list'})
+
+
+# -- signal bodies (found through heat-api: HTTP 500, DataError) --------------
+
+@pytest.mark.parametrize('status', ['IN_PROGRESS', 'FAILED'])
+def test_a_reason_with_a_lone_surrogate_is_stored_as_utf8(status):
+    # The JSON body {"deploy_status_reason": "caf\udce9"} decodes to a str
+    # that UTF-8 (and so MariaDB) cannot hold.
+    outcome = deployment_signals.signal_outcome(
+        test_deployment_signals.snapshot(), {
+            'deploy_status': status, 'deploy_status_reason': 'caf\udce9'})
+    stored = outcome.values['status_reason']
+    assert stored.endswith('caf\ufffd')
+    stored.encode('utf-8')
+    outcome.reason.encode('utf-8')
+
+
+def test_a_workflow_text_with_a_lone_surrogate_is_clipped_to_utf8():
+    assert execution_results.clip('caf\udce9') == 'caf\ufffd'
