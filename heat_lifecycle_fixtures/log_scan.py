@@ -59,10 +59,16 @@ RECORD_PREFIX = re.compile(r'^(\S+ \S+ \d+ [A-Z]+ \S+ )')
 
 
 def _raised(lines):
-    """The exception line that ends a traceback's lines, or ''."""
+    """The exception line that ends a traceback's lines, or ''.
+
+    The first line after the last frame: an exception's message may run
+    on over more lines.
+    """
     found = ''
     for text in lines:
-        if text and not text[0].isspace() and not text.startswith((
+        if text.startswith('  File '):
+            found = ''  # a frame: the exception line is still to come
+        elif not found and text[:1].strip() and not text.startswith((
                 'Traceback', 'During handling', 'The above exception')):
             found = text.strip()
     return found

@@ -55,3 +55,27 @@ def test_masked_values_and_plain_words_are_not(tmp_path, line):
 def test_only_log_files_are_read(tmp_path):
     (tmp_path / 'notes.txt').write_text('demo-secret\n')
     assert log_scan.findings([str(tmp_path)], {'demo-secret'}) == []
+
+
+P = '2026-11-25 11:00:00.000 123 ERROR heat.engine.resource '
+TRACEBACK = [
+    P + 'Traceback (most recent call last):',
+    P + '  File "/heat/engine/resource.py", line 1, in _action_recorder',
+    P + '    yield',
+    P + 'RAISED: deployment sd-1 failed: line one',
+    P + ', stderr: line two of the same message',
+]
+
+
+@pytest.mark.parametrize('raised,found', [
+    ('heat.common.exception.ResourceFailure', False),
+    ('ValueError', True),
+])
+def test_a_traceback_is_named_by_its_exception_line(tmp_path, raised, found):
+    # The message's second line is not the exception.
+    text = '\n'.join(TRACEBACK).replace('RAISED', raised)
+    (tmp_path / 'heat-engine.log').write_text(text + '\n')
+    expected = ['%s:1: %s: deployment sd-1 failed: line one' % (
+        tmp_path / 'heat-engine.log', raised)] if found else []
+    assert log_scan.tracebacks([str(tmp_path)],
+                               ('heat.common.exception.',)) == expected
