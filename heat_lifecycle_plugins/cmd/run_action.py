@@ -189,14 +189,15 @@ class Run(object):
         except heat_exc.HTTPException as exc:
             if (getattr(exc, 'code', None) or 0) < 500:
                 raise
-            # heat-api gave up waiting for a busy engine, whose queue
-            # still holds the request: sent again, it could run twice.
+            # heat-api gave up waiting for a busy engine: the engine may
+            # still run the request, or RabbitMQ dropped it with the call.
             raise rp.RunActionError(
                 '%s of %s (request %s): heat-api did not confirm it (HTTP '
-                '%s) and the engine may still run it; watch the stack '
-                '(openstack lifecycle progress list %s) before sending it '
-                'again' % (args.action, args.resource, token, exc.code,
-                           args.stack))
+                '%s); the engine may still run it, or never; watch the '
+                'stack (openstack lifecycle progress list %s) and request '
+                'it again only if it did not run' % (
+                    args.action, args.resource, token, exc.code,
+                    args.stack))
         self._print('requested %s of %s (request %s)' % (
             args.action, args.resource, token))
         return stack_id, row
