@@ -136,7 +136,13 @@ def fault_rows(results, series):
         return []
     with open(path) as f:
         rows = [json.loads(line) for line in f if line.strip()]
-    return sorted(rows, key=lambda r: (str(r['case']), r['test']))
+    return sorted(rows, key=lambda r: (case_order(r['case']), r['test']))
+
+
+def case_order(case):
+    """Cases in number order (10 after 9), then any other names."""
+    text = str(case)
+    return (0, int(text), '') if text.isdigit() else (1, 0, text)
 
 
 def recovered_by(row):
@@ -152,7 +158,7 @@ def reliability_table(results, all_series):
               'the fault ended)', 'outcome']
     rows = [[str(r['case']), r['fault'], s, recovered_by(r), r['outcome']]
             for s in all_series for r in fault_rows(results, s)]
-    rows.sort(key=lambda r: (r[0], r[1], r[2]))
+    rows.sort(key=lambda r: (case_order(r[0]), r[1], r[2]))
     if not rows:
         return 'No fault tier results (tools/matrix.py --tiers fault).\n'
     widths = [max(len(r[i]) for r in [header] + rows)

@@ -59,3 +59,12 @@ def test_every_row_says_what_happened_and_how_long_recovery_took(tmp_path):
 def test_no_rows_say_so(tmp_path):
     text = load_matrix().reliability_table(str(tmp_path), ['2026.2'])
     assert text.startswith('No fault tier results')
+
+
+def test_cases_are_in_number_order(tmp_path):
+    matrix = load_matrix()
+    with open(matrix.fault_rows_file(str(tmp_path), '2026.2'), 'w') as f:
+        f.writelines(json.dumps(row(case, True, 'ok', 'none', 1.0)) + '\n'
+                     for case in (10, 2, 9))
+    lines = matrix.reliability_table(str(tmp_path), ['2026.2']).splitlines()
+    assert [line.split()[0] for line in lines[5:-1]] == ['2', '9', '10']
