@@ -136,11 +136,12 @@ def tool_options(options, tool, tools):
             if key not in tools or key == tool}
 
 
-# JSON may escape a lone surrogate ("\udce9"); UTF-8, and so the database,
-# cannot hold one.
-_LONE_SURROGATE = re.compile('[\ud800-\udfff]')
+# Text Heat's MySQL columns cannot hold: a lone surrogate (JSON may escape
+# one, "\udce9"; UTF-8 cannot encode it) and, as Heat creates its tables
+# with MySQL's 3-byte utf8, any character above U+FFFF.
+_NOT_STORABLE = re.compile('[\ud800-\udfff\U00010000-\U0010ffff]')
 
 
 def storable_text(text):
-    """`text` with each lone surrogate replaced by U+FFFD."""
-    return _LONE_SURROGATE.sub('\ufffd', text)
+    """`text` with each character the database cannot hold as U+FFFD."""
+    return _NOT_STORABLE.sub('\ufffd', text)

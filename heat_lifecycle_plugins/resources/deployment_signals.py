@@ -88,8 +88,8 @@ def _shown(value):
 def bounded(text, limit=MAX_REASON_CHARS):
     """`text` if it fits `limit` characters, else its start and end.
 
-    Between them a note says how much was cut. Text UTF-8 cannot hold
-    (lone surrogates, which JSON can carry) is replaced.
+    Between them a note says how much was cut. Characters the database
+    cannot hold (protocol.storable_text) are replaced.
     """
     text = protocol.storable_text(str(text))
     if len(text) <= limit:

@@ -140,3 +140,14 @@ def test_a_reason_with_a_lone_surrogate_is_stored_as_utf8(status):
 
 def test_a_workflow_text_with_a_lone_surrogate_is_clipped_to_utf8():
     assert execution_results.clip('caf\udce9') == 'caf\ufffd'
+
+
+def test_a_reason_with_a_character_above_u_ffff_is_stored():
+    # Found by the long fuzz run: a map reason holding U+2A7AB; Heat's
+    # utf8 (3-byte) status_reason column refused it (DataError, HTTP 500).
+    outcome = deployment_signals.signal_outcome(
+        test_deployment_signals.snapshot(), {
+            'deploy_status': 'IN_PROGRESS',
+            'deploy_status_reason': {'k': '\U0002a7ab'}})
+    stored = outcome.values['status_reason']
+    assert '\U0002a7ab' not in stored and '\ufffd' in stored
