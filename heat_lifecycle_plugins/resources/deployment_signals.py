@@ -81,7 +81,7 @@ def outage_of(error):
 
 
 def _shown(value):
-    text = repr(value)
+    text = protocol.storable_text(repr(value))
     return text if len(text) <= MAX_SHOWN else text[:MAX_SHOWN] + '...'
 
 

@@ -151,3 +151,13 @@ def test_a_reason_with_a_character_above_u_ffff_is_stored():
             'deploy_status_reason': {'k': '\U0002a7ab'}})
     stored = outcome.values['status_reason']
     assert '\U0002a7ab' not in stored and '\ufffd' in stored
+
+
+def test_a_value_quoted_in_a_reason_is_stored_too():
+    # repr keeps printable characters above U+FFFF: the ignored-signal and
+    # unknown-status reasons quote values with it.
+    for details in (['\U0002a7ab'], {'deploy_status': '\U0002a7ab'}):
+        outcome = deployment_signals.signal_outcome(
+            test_deployment_signals.snapshot(), details)
+        assert '\U0002a7ab' not in outcome.reason
+        assert '\ufffd' in outcome.reason
