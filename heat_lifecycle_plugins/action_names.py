@@ -33,14 +33,7 @@ NAME_PATTERN = '[A-Z][A-Z0-9_]*'
 MAX_LENGTH = 64
 # Edits within which a name is taken for a typo of a lifecycle action.
 NEAR_MISS = 2
-# Characters of a refused name's repr a message shows.
-MAX_SHOWN = 80
 _NAME = re.compile(NAME_PATTERN)
-
-
-def _shown(name):
-    text = repr(name)
-    return text if len(text) <= MAX_SHOWN else text[:MAX_SHOWN] + '...'
 
 
 def _edits(a, b):
@@ -80,13 +73,14 @@ def problem(name):
         return None
     hint = lifecycle_near_miss(name) if isinstance(name, str) else None
     if hint:
-        return '%s is not an action; did you mean %r?' % (_shown(name), hint)
+        return '%s is not an action; did you mean %r?' % (
+            protocol.shown(name), hint)
     # fullmatch: `$` would let a trailing newline in.
     if not isinstance(name, str) or not _NAME.fullmatch(name):
         text = ('%s is not an action: a custom action is an upper-case '
-                'identifier (%s)' % (_shown(name), NAME_PATTERN))
+                'identifier (%s)' % (protocol.shown(name), NAME_PATTERN))
         if isinstance(name, str) and _NAME.fullmatch(name.upper()):
-            text += '; did you mean %s?' % _shown(name.upper())
+            text += '; did you mean %s?' % protocol.shown(name.upper())
         return text
     if len(name) > MAX_LENGTH:
         return '%r is not an action: longer than %d characters' % (

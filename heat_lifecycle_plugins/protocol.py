@@ -145,3 +145,24 @@ _NOT_STORABLE = re.compile('[\ud800-\udfff\U00010000-\U0010ffff]')
 def storable_text(text):
     """`text` with each character the database cannot hold as U+FFFD."""
     return _NOT_STORABLE.sub('\ufffd', text)
+
+
+def shown(value, limit=80):
+    """repr(value) for a message: storable text, at most `limit` characters.
+
+    repr escapes a lone surrogate; storable_text replaces the rest.
+    """
+    text = storable_text(repr(value))
+    return text if len(text) <= limit else text[:limit] + '...'
+
+
+def storable_id_problem(value):
+    """Why a string cannot be an id Heat looks up in its database, or None.
+
+    A query with text the columns cannot hold fails inside the engine (a
+    traceback in its log) instead of finding nothing.
+    """
+    if isinstance(value, str) and storable_text(value) != value:
+        return ('%s is not an id: it holds a character the database cannot '
+                'store (a lone surrogate or one above U+FFFF)' % shown(value))
+    return None

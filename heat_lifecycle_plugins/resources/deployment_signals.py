@@ -80,11 +80,6 @@ def outage_of(error):
     return name if name in OUTAGE_ERRORS else None
 
 
-def _shown(value):
-    text = protocol.storable_text(repr(value))
-    return text if len(text) <= MAX_SHOWN else text[:MAX_SHOWN] + '...'
-
-
 def bounded(text, limit=MAX_REASON_CHARS):
     """`text` if it fits `limit` characters, else its start and end.
 
@@ -126,7 +121,8 @@ def signal_outcome(sd, details):
         return Outcome(
             'deployment %s: signal ignored, its body must be a map of '
             'outputs and deploy_* values, not %s %s' % (
-                sd.id, type(details).__name__, _shown(details)), None)
+                sd.id, type(details).__name__,
+                protocol.shown(details, MAX_SHOWN)), None)
     if sd.status != protocol.IN_PROGRESS:
         return Outcome(
             'deployment %s: signal ignored, the deployment is not in '
@@ -159,7 +155,7 @@ def _final_outcome(sd, details, status):
     failures = []
     if status is not None and status not in protocol.STATUSES:
         failures.append('unknown %s %s (expected one of %s)' % (
-            protocol.DEPLOY_STATUS, _shown(status),
+            protocol.DEPLOY_STATUS, protocol.shown(status, MAX_SHOWN),
             ', '.join(protocol.STATUSES)))
     if status == protocol.FAILED:
         failures.append(str(details.get(protocol.DEPLOY_STATUS_REASON) or

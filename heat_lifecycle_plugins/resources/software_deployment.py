@@ -355,6 +355,10 @@ class SoftwareDeployment(deployment_waiting.DeploymentWaiting,
             return None
 
     def validate(self):
+        # Before anything looks the config or the server up by id.
+        for name in (self.CONFIG, self.SERVER):
+            common.refuse_known_problem(self, name,
+                                        protocol.storable_id_problem)
         super(SoftwareDeployment, self).validate()
         self._validate_extended_action()
         reserved = action_requests.reserved_inputs(

@@ -99,8 +99,8 @@ def signal_outcome(case):
         (body or {}).get(protocol.DEPLOY_STATUS_CODE)
     if status is not None and status not in protocol.STATUSES:
         assert values['status'] == protocol.FAILED
-        assert ('unknown deploy_status %s' % ds._shown(status)) in reason, \
-            reason[:300]
+        shown = protocol.shown(status, ds.MAX_SHOWN)
+        assert ('unknown deploy_status %s' % shown) in reason, reason[:300]
     code = (body or {}).get(protocol.DEPLOY_STATUS_CODE)
     if status == protocol.FAILED or (code and str(code) != '0'):
         assert values['status'] == protocol.FAILED

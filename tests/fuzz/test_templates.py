@@ -60,3 +60,14 @@ def test_a_5000_member_chain_is_accepted(fuzz_engine):
         lambda: fuzz_engine.client.preview_stack(
             fuzz_engine.ctx, 'long-chain', template, {}, {}, {}))
     assert refused is None, str(refused)[:2000]
+
+
+# -- cases the long runs found, each once a defect --------------------------
+
+@pytest.mark.parametrize('prop', ['config', 'server'])
+def test_an_id_the_database_cannot_hold_is_refused_by_name(fuzz_engine, prop):
+    """Once a traceback in the engine (its lookup by a lone surrogate)."""
+    template = templates.template('component')
+    template['resources']['deployment']['properties'][prop] = 'caf\udce9'
+    checks_templates.refused_by_name(
+        ('component', template, 'deployment', prop))

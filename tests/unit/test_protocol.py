@@ -94,3 +94,17 @@ def test_tool_options_split_sections_by_tool():
     assert protocol.tool_options(options, 'script', tools | {'script'}) == {
         'debug': True}
     assert protocol.tool_options(None, 'chef', tools) is None
+
+
+def test_shown_is_short_storable_text():
+    assert protocol.shown('caf\udce9') == "'caf\\udce9'"  # repr escapes
+    assert protocol.shown('\U0001f600') == "'\ufffd'"
+    assert protocol.shown('x' * 500, 10) == "'xxxxxxxxx..."
+
+
+def test_an_id_the_database_cannot_hold_has_a_problem():
+    assert protocol.storable_id_problem('5b3c-e9') is None
+    assert protocol.storable_id_problem({'get_resource': 'a'}) is None
+    for bad in ('caf\udce9', 'id\U0001f600'):
+        problem = protocol.storable_id_problem(bad)
+        assert problem.startswith(protocol.shown(bad) + ' is not an id')
