@@ -25,9 +25,12 @@ heat_internals.select_engine_runtime()  # as heat-engine does, first
 import heat.tests.common  # noqa: F401,E402  isort:skip
 
 import contextlib  # noqa: E402
+import faulthandler  # noqa: E402
 import os  # noqa: E402
 import shutil  # noqa: E402
+import signal  # noqa: E402
 import statistics  # noqa: E402
+import sys  # noqa: E402
 import tempfile  # noqa: E402
 import threading  # noqa: E402
 import time  # noqa: E402
@@ -64,6 +67,31 @@ def serialize_sync_point_parsing():
         with lock:
             return ast.literal_eval(text)
     sync_point.ast = types.SimpleNamespace(literal_eval=literal_eval)
+
+
+class Terminated(SystemExit):
+    """SIGTERM: the run ends through its cleanups."""
+
+
+def main(run):
+    """A benchmark command: run() and its exit status.
+
+    SIGTERM ends the run through its cleanups (the services it started are
+    stopped by their PIDs), then the process at once: threads of work the
+    engine had not finished do not hold it. SIGUSR1 prints every thread's
+    stack to stderr, so that a run that hangs shows where.
+    """
+    def terminate(signum, frame):
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)  # once is enough
+        raise Terminated(143)
+    signal.signal(signal.SIGTERM, terminate)
+    faulthandler.register(signal.SIGUSR1, all_threads=True)
+    try:
+        return run()
+    except Terminated as exc:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(exc.code)
 
 
 def add_output_arguments(parser):

@@ -250,4 +250,4 @@ def run(argv=None):
 
 
 if __name__ == '__main__':
-    sys.exit(run())
+    sys.exit(harness.main(run))

@@ -23,7 +23,6 @@ import json
 import os
 import platform
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
@@ -219,18 +218,8 @@ def run_engine_parts(args, plan, measured, sections):
             shutil.rmtree(workdir, ignore_errors=True)
 
 
-def _stop_on_sigterm():
-    # SIGTERM ends the run through the cleanups: the services it started
-    # are stopped by their PIDs.
-    def terminate(signum, frame):
-        signal.signal(signal.SIGTERM, signal.SIG_IGN)  # once is enough
-        sys.exit(143)
-    signal.signal(signal.SIGTERM, terminate)
-
-
 def run(argv=None):
     args, plan = parse_args(argv)
-    _stop_on_sigterm()
     started = time.monotonic()
     load_before = os.getloadavg()
     sections, measured = [], {}
@@ -262,4 +251,4 @@ def run(argv=None):
 
 
 if __name__ == '__main__':
-    sys.exit(run())
+    sys.exit(harness.main(run))

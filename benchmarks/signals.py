@@ -40,6 +40,7 @@ import time
 
 from benchmarks import harness  # selects Heat's runtime first
 from benchmarks.upstream_types import UPSTREAM_DEPLOYMENT
+from heat.common import exception
 from heat_lifecycle_plugins import heat_internals
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -79,11 +80,19 @@ class Load(object):
                        'update_after': None, 'delete_after': None}
 
     def _deployment(self):
+        """The deployment's row, or None while there is none.
+
+        A deployment Heat replaces (one left FAILED) is deleted between
+        reading the resource and reading its row: not there yet.
+        """
         res = self.engine.resource(self.ident, 'deployment', with_attr=False)
         if not res['physical_resource_id']:
             return None
-        return self.engine.client.show_software_deployment(
-            self.engine.ctx, res['physical_resource_id'])
+        try:
+            return self.engine.client.show_software_deployment(
+                self.engine.ctx, res['physical_resource_id'])
+        except exception.NotFound:
+            return None
 
     def _wait_in_progress(self, action, previous=None, timeout=120):
         deadline = time.monotonic() + timeout
@@ -268,4 +277,4 @@ def run(argv=None):
 
 
 if __name__ == '__main__':
-    sys.exit(run())
+    sys.exit(harness.main(run))

@@ -20,24 +20,56 @@ benchmark's business, not the test suite's.
 import json
 import os
 import re
+import signal
 import subprocess
 import sys
+
+import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))))
 PNG_MAGIC = b'\x89PNG\r\n\x1a\n'
 NUMBER = r'\d+(?:\.\d+)?'
+TIMEOUT = 600  # seconds; each run takes 15 to 120
+
+
+def run_benchmark(command, env=None):
+    """Run a benchmark command; a hang fails with every thread's stack.
+
+    On TIMEOUT its process group gets SIGUSR1 (harness.main prints
+    the stacks), then SIGTERM (it stops the services it started).
+    """
+    proc = subprocess.Popen(command, cwd=ROOT, env=env, text=True,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            start_new_session=True)
+    try:
+        out, err = proc.communicate(timeout=TIMEOUT)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGUSR1)
+        try:
+            out, err = proc.communicate(timeout=2)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGTERM)
+            try:
+                # Heat's service waits up to 60 s for its threads.
+                out, err = proc.communicate(timeout=120)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
+                out, err = proc.communicate()
+        pytest.fail('no end in %d s: %s\n%s\n%s' % (
+            TIMEOUT, command, out[-3000:], err[-20000:]))
+    assert proc.returncode == 0, out[-3000:] + err[-8000:]
+    return out
 
 
 def test_quick_run_writes_tables_and_plot(tmp_path):
     results = tmp_path / 'results'
     env = dict(os.environ, HLP_BENCH_PYTHON=sys.executable)
-    run = subprocess.run(
+    out = run_benchmark(
         ['bash', os.path.join(ROOT, 'benchmarks', 'run.sh'), '--quick',
          '--only', 'chain', 'changes', 'external',
          '--results-dir', str(results), '--workdir', str(tmp_path / 'work')],
-        cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
-    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
+        env=env)
 
     report = (results / 'results.md').read_text()
     for title in ('## Targets', '## Chain lifecycle', '## Peak RSS',
@@ -61,21 +93,19 @@ def test_quick_run_writes_tables_and_plot(tmp_path):
     with open(results / 'chain.png', 'rb') as f:
         assert f.read(8) == PNG_MAGIC
     # The headline table is printed too.
-    assert '| mode | N | operation |' in run.stdout
+    assert '| mode | N | operation |' in out
 
 
 def test_signal_load_quick_run_writes_its_table(tmp_path):
     results = tmp_path / 'results'
-    run = subprocess.run(
+    out = run_benchmark(
         [sys.executable, '-m', 'benchmarks.signals', '--signals', '250',
-         '--results-dir', str(results), '--workdir', str(tmp_path / 'work')],
-        cwd=ROOT, capture_output=True, text=True, timeout=600)
-    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
+         '--results-dir', str(results), '--workdir', str(tmp_path / 'work')])
     table = (results / 'signals.md').read_text()
     kinds = re.findall(r'^\| ([^|]+?) \| 250 \| (\d+) \|', table, re.M)
     assert [k for k, _ in kinds][:2] == ['ours', 'in-tree'], table
     assert dict(kinds)['ours'] == '250', table
-    assert '| ours |' in run.stdout
+    assert '| ours |' in out
 
 
 def test_long_lived_quick_run_shows_the_thread_budget_and_its_remedy(
@@ -83,11 +113,9 @@ def test_long_lived_quick_run_shows_the_thread_budget_and_its_remedy(
     from heat_lifecycle_plugins import heat_internals
     from heat_lifecycle_plugins import releases
     results = tmp_path / 'results'
-    run = subprocess.run(
+    run_benchmark(
         [sys.executable, '-m', 'benchmarks.long_lived', '--actions', '12',
-         '--results-dir', str(results), '--workdir', str(tmp_path / 'work')],
-        cwd=ROOT, capture_output=True, text=True, timeout=600)
-    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
+         '--results-dir', str(results), '--workdir', str(tmp_path / 'work')])
     measured = json.loads((results / 'long-lived.json').read_text())
     by_kind = {r['kind']: r for r in measured['results']}
     for result in by_kind.values():
