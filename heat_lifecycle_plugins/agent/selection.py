@@ -23,7 +23,7 @@ import re
 from heat_lifecycle_plugins.agent import deployments
 from heat_lifecycle_plugins import protocol
 
-HOOK_NAME = re.compile(r'^[A-Za-z0-9_-]+$')
+HOOK_NAME = re.compile(r'[A-Za-z0-9_-]+')
 
 
 class NoConfigForAction(deployments.BadDeployment):
@@ -31,7 +31,8 @@ class NoConfigForAction(deployments.BadDeployment):
 
 
 def hook_name(deployment, group):
-    if not isinstance(group, str) or not HOOK_NAME.match(group):
+    # fullmatch: `$` would let a trailing newline in.
+    if not isinstance(group, str) or not HOOK_NAME.fullmatch(group):
         raise deployments.BadDeployment(
             'deployment %s: tool/group %r is not a valid hook name (letters, '
             'digits, - and _ only)' % (deployment.name, group))

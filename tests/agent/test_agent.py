@@ -21,6 +21,8 @@ import signal
 import subprocess
 import time
 
+import pytest
+
 from tests.agent.conftest import deployment
 
 SCRIPT = '''#!/bin/sh
@@ -149,16 +151,17 @@ def test_missing_hook_signals_failure(agent, receiver):
     assert 'no hook for group chef' in body['deploy_stderr']
 
 
-def test_bad_tool_name_is_an_error_naming_it(agent, receiver):
+@pytest.mark.parametrize('tool', ['../../bin/sh', 'script\n'])
+def test_bad_tool_name_is_an_error_naming_it(agent, receiver, tool):
     dep = _component(deploy_action='CREATE', deploy_status_aware='true',
                      deploy_signal_id=receiver.url())
-    dep['config']['configs'][0]['tool'] = '../../bin/sh'
+    dep['config']['configs'][0]['tool'] = tool
     agent.write([dep])
     run = agent.run()
     assert run.returncode == 0, run.stderr
     body, = receiver.bodies
     assert body['deploy_status'] == 'FAILED'
-    assert "'../../bin/sh' is not a valid hook name" in \
+    assert "%r is not a valid hook name" % tool in \
         body['deploy_status_reason']
     assert 'Traceback' not in run.stderr
 
