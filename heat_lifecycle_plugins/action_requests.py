@@ -89,19 +89,20 @@ def undefined(resource_name, prop, action, handled, component):
     custom = sorted(a for a in handled if a not in protocol.LIFECYCLE_ACTIONS)
     lifecycle = [a for a in protocol.LIFECYCLE_ACTIONS if a in handled]
     if not component and action not in protocol.LIFECYCLE_ACTIONS:
-        return ('Resource %s: property %s: %r is a custom action; custom '
+        return ('Resource %s: property %s: %s is a custom action; custom '
                 'actions need an OS::Heat::SoftwareComponent config, whose '
-                'configs[].actions define them' % (resource_name, prop,
-                                                   action))
-    return ('Resource %s: property %s: the %s defines no action %r '
+                'configs[].actions define them' % (
+                    resource_name, prop, protocol.shown(action)))
+    return ('Resource %s: property %s: the %s defines no action %s '
             '(it defines %s)' % (
                 resource_name, prop,
                 'component' if component else 'config (its actions property)',
-                action, ', '.join(lifecycle + custom) or 'no action'))
+                protocol.shown(action),
+                ', '.join(lifecycle + custom) or 'no action'))
 
 
 def no_workflow(resource_name, prop, action, actions):
     """The error of a request for an action without a workflow."""
-    return ('Resource %s: property %s: actions has no workflow for %r (it '
-            'has %s)' % (resource_name, prop, action,
+    return ('Resource %s: property %s: actions has no workflow for %s (it '
+            'has %s)' % (resource_name, prop, protocol.shown(action),
                          ', '.join(sorted(actions)) or 'none'))

@@ -32,7 +32,7 @@ LIFECYCLE = protocol.LIFECYCLE_ACTIONS
 # What a refusal may take: the name shown in short, and a hint.
 MAX_MESSAGE = 400
 MAX_SECONDS = 2.0
-SHOWN = 20  # leading characters of the name's repr a message must show
+SHOWN = 20  # leading characters of protocol.shown(name) a message shows
 
 
 @st.composite
@@ -86,7 +86,8 @@ def _timed(func, *args):
 
 
 def _names_it(message, value):
-    assert repr(value)[:SHOWN] in message, (message[:200], repr(value)[:60])
+    shown = protocol.shown(value)[:SHOWN]
+    assert shown in message, (message[:200], shown)
 
 
 def action_name(case):

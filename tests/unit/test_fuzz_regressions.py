@@ -46,6 +46,14 @@ def test_a_long_action_name_is_shown_in_short():
     checks_requests.action_name(case={'name': ('b' * 5000)})
 
 
+def test_an_action_name_above_u_ffff_is_quoted_as_storable_text():
+    checks_requests.action_name(case={'name': 'B\U0002a7ab'})
+    checks_requests.request_decisions(case={
+        'prop_diff': {'action_request': 't2'}, 'last_token': 't1',
+        'action': 'B\U0002a7ab', 'handled': {'CREATE'},
+        'action_inputs': None, 'data': {}})
+
+
 # -- Mistral execution results -----------------------------------------------
 
 def test_a_workflow_failure_quotes_its_failed_tasks_in_short():
