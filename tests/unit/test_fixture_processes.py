@@ -164,3 +164,13 @@ def test_a_killed_process_respawns_with_its_command(tmp_path):
         assert not set(again) & set(first)
     assert wait_gone(again) == []
     assert sleeper.processes == []
+
+
+def test_free_ports_are_distinct_and_below_the_ephemeral_range():
+    ports = [process.free_port() for _ in range(50)]
+    assert len(set(ports)) == 50
+    low = process._ephemeral_low()
+    if low - process.FIRST_PORT >= 1000:
+        assert all(process.FIRST_PORT <= p < low for p in ports), ports
+    for port in ports[:5]:
+        assert not process.port_open(port)
