@@ -45,17 +45,15 @@ def run_benchmark(command, env=None):
     try:
         out, err = proc.communicate(timeout=TIMEOUT)
     except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, signal.SIGUSR1)
-        try:
-            out, err = proc.communicate(timeout=2)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGTERM)
+        # Heat's service waits up to 60 s for its threads after SIGTERM.
+        for signum, wait in ((signal.SIGUSR1, 2), (signal.SIGTERM, 120),
+                             (signal.SIGKILL, None)):
+            os.killpg(proc.pid, signum)
             try:
-                # Heat's service waits up to 60 s for its threads.
-                out, err = proc.communicate(timeout=120)
+                out, err = proc.communicate(timeout=wait)
+                break
             except subprocess.TimeoutExpired:
-                os.killpg(proc.pid, signal.SIGKILL)
-                out, err = proc.communicate()
+                continue
         pytest.fail('no end in %d s: %s\n%s\n%s' % (
             TIMEOUT, command, out[-3000:], err[-20000:]))
     assert proc.returncode == 0, out[-3000:] + err[-8000:]
