@@ -73,7 +73,7 @@ def engine_settings(rabbitmq, db_url, plugin_dir, empty_dir):
                 'heat.engine.service=DEBUG',)),
         },
         'database': {'connection': db_url},
-        'oslo_messaging_rabbit': {'heartbeat_timeout_threshold': 0},
+        'oslo_messaging_rabbit': rabbitmq.client_options,
     }
 
 
