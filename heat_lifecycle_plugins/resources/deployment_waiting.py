@@ -13,7 +13,8 @@
 
 DeploymentWaiting, mixed into SoftwareDeployment: the in-tree checks of
 completion, with the deployment's deadlines (start_timeout, run_timeout)
-enforced in between and a database or message-bus outage ridden through;
+enforced in between (and refused at validation where no signal can reach
+them) and a database or message-bus outage ridden through;
 whether the server still exists (a DeployedServer is not Nova's); and each
 signal handled in the engine's RPC call (deployment_signals decides), with
 the SIGNAL event Heat would add.
@@ -22,10 +23,12 @@ the SIGNAL event Heat would add.
 import time
 
 from heat.common import exception
+from heat.common.i18n import _
 from heat.rpc import api as rpc_api
 from oslo_log import log as logging
 
 from heat_lifecycle_plugins import heat_internals
+from heat_lifecycle_plugins import protocol
 from heat_lifecycle_plugins.resources import common
 from heat_lifecycle_plugins.resources import deployment_signals
 
@@ -55,6 +58,26 @@ class DeploymentWaiting(object):
             LOG.warning('%(res)s: %(outage)s while checking the deployment; '
                         'checking again', {'res': self, 'outage': outage})
             return False
+
+    def _validate_deadlines(self):
+        """A deadline needs a transport whose signals reach the deployment."""
+        transport = self.properties[self.SIGNAL_TRANSPORT]
+        if transport is None or transport in protocol.STATUS_AWARE_TRANSPORTS:
+            return
+        for name in self.DEADLINES:
+            if self.properties[name] is not None:
+                raise exception.StackValidationFailed(message=_(
+                    'Resource %(res)s: property %(name)s (%(value)s) needs '
+                    'signal_transport HEAT_SIGNAL or CFN_SIGNAL, whose '
+                    'signals reach the deployment; with %(transport)s '
+                    '%(why)s') % {
+                        'res': self.name, 'name': name,
+                        'value': self.properties[name],
+                        'transport': transport,
+                        'why': _('nothing waits for a signal')
+                        if transport == protocol.NO_SIGNAL else
+                        _('the engine polls the result and never sees the '
+                          'server start')})
 
     def _deadlines_checked(self, sd, done):
         if done or not sd or DELIVERED_AT not in sd:

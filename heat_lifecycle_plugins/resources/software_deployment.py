@@ -369,22 +369,7 @@ class SoftwareDeployment(deployment_waiting.DeploymentWaiting,
                 'Heat, not by a request') % {
                     'res': self.name, 'prop': self.ACTION_INPUTS,
                     'names': ', '.join(reserved)})
-        transport = self.properties[self.SIGNAL_TRANSPORT]
-        for name in self.DEADLINES:
-            if (self.properties[name] is not None and transport is not None
-                    and transport not in protocol.STATUS_AWARE_TRANSPORTS):
-                raise exception.StackValidationFailed(message=_(
-                    'Resource %(res)s: property %(name)s (%(value)s) needs '
-                    'signal_transport HEAT_SIGNAL or CFN_SIGNAL, whose '
-                    'signals reach the deployment; with %(transport)s '
-                    '%(why)s') % {
-                        'res': self.name, 'name': name,
-                        'value': self.properties[name],
-                        'transport': transport,
-                        'why': _('nothing waits for a signal')
-                        if transport == protocol.NO_SIGNAL else
-                        _('the engine polls the result and never sees the '
-                          'server start')})
+        self._validate_deadlines()
 
     def _show_resource(self):
         # The `show` attribute, read through the engine's own RPC API rather
