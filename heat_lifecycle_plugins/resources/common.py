@@ -13,9 +13,12 @@
 
 The support status of what this package adds, the path of a property in
 errors, constraints that say what is wrong with a value, the check of a
-property known at template validation, and the bookkeeping of day-two
-requests in a resource's data (action_requests holds the rules).
+property known at template validation, errors whose text the database can
+hold, and the bookkeeping of day-two requests in a resource's data
+(action_requests holds the rules).
 """
+
+import functools
 
 from heat.common import exception
 from heat.common.i18n import _
@@ -24,6 +27,7 @@ from heat.engine import properties
 from heat.engine import support
 
 from heat_lifecycle_plugins import action_requests
+from heat_lifecycle_plugins import protocol
 
 ADDED = support.SupportStatus(support.SUPPORTED,
                               _('Added by heat-lifecycle-plugins.'))
@@ -86,6 +90,42 @@ def refuse_known_problem(res, name, problem_of):
         raise exception.StackValidationFailed(
             error='Property error', path=property_path(res, name),
             message=problem)
+
+
+def storable_errors(handler):
+    """`handler`, its errors' text made storable (protocol.storable_text).
+
+    Heat keeps a failed action's error as the resource's and the stack's
+    status_reason. An error quoting a value with a character MariaDB's utf8
+    columns refuse fails that write inside check_resource, and the stack
+    stays IN_PROGRESS for good. Heat's errors keep their type, path and
+    wording; only the characters change.
+    """
+    @functools.wraps(handler)
+    def handle(*args, **kwargs):
+        try:
+            return handler(*args, **kwargs)
+        except exception.HeatException as exc:
+            _make_storable(exc)
+            raise
+        except Exception as exc:
+            text = str(exc)
+            if protocol.storable_text(text) == text:
+                raise
+            raise exception.Error(protocol.storable_text(text)) from exc
+    return handle
+
+
+def _make_storable(exc):
+    """Replace, in place, what `exc` would store that the database cannot."""
+    exc.message = protocol.storable_text(str(exc))
+    for name in ('error', 'error_message'):  # HeatExceptionWithPath
+        text = getattr(exc, name, None)
+        if isinstance(text, str):
+            setattr(exc, name, protocol.storable_text(text))
+    if isinstance(getattr(exc, 'path', None), list):
+        exc.path = [protocol.storable_text(item) if isinstance(item, str)
+                    else item for item in exc.path]
 
 
 def note_request(res, requested, token):

@@ -336,6 +336,7 @@ class ResourceChain(stack_resource.StackResource):
 
     # -- lifecycle -----------------------------------------------------------
 
+    @common.storable_errors
     def handle_create(self):
         types = self._types()
         names, segments = self._plan(types)
@@ -343,6 +344,7 @@ class ResourceChain(stack_resource.StackResource):
         return self.create_with_template(
             self._chain_template(types, names, segments))
 
+    @common.storable_errors
     def handle_update(self, json_snippet, tmpl_diff, prop_diff):
         if self._stored_members() is None:
             # Created by the in-tree type: its names are the list indices.

@@ -71,3 +71,23 @@ def test_an_id_the_database_cannot_hold_is_refused_by_name(fuzz_engine, prop):
     template['resources']['deployment']['properties'][prop] = 'caf\udce9'
     checks_templates.refused_by_name(
         ('component', template, 'deployment', prop))
+
+
+def test_a_chain_update_quoting_text_above_u_ffff_fails_and_deletes():
+    """Once a stack UPDATE_IN_PROGRESS for good, then DELETE_IN_PROGRESS.
+
+    The members' validation quoted the value; its U+22098 failed the write
+    of the chain's UPDATE_FAILED reason inside check_resource.
+    """
+    template = templates.template('chain')
+    template['resources']['chain']['properties'] = {
+        'resources': ['OS::Heat::Value', 'OS::Heat::Value'],
+        'concurrent': False,
+        'concurrency_limit': 2,
+        'resource_properties': {
+            'type': 'string',
+            'value': [{'\xa9': False}, [True],
+                      ['', None, 4.102222777577726e+16, None],
+                      {'\xb7\x0c\x83\x02\U00022098' '6': None}]}}
+    checks_templates.update_keeps_the_rest(
+        ('chain', template, 'chain', 'resource_properties'))
