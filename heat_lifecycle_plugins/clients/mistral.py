@@ -35,6 +35,7 @@ import requests
 from heat_lifecycle_plugins.clients import executions
 from heat_lifecycle_plugins import config
 from heat_lifecycle_plugins import heat_internals
+from heat_lifecycle_plugins import protocol
 
 LOG = logging.getLogger(__name__)
 
@@ -88,7 +89,8 @@ def _message_of(exc):
         text = exc.details or exc.message or str(exc)
     else:
         text = exc
-    text = str(text)
+    # It may become a status_reason: text the database can hold.
+    text = protocol.storable_text(str(text))
     return text if len(text) <= MAX_MESSAGE else text[:MAX_MESSAGE] + '...'
 
 

@@ -31,6 +31,7 @@ from oslo_serialization import jsonutils
 
 from heat_lifecycle_plugins.clients import executions
 from heat_lifecycle_plugins.clients import mistral
+from heat_lifecycle_plugins import protocol
 from heat_lifecycle_plugins.resources import execution_results as er
 from tests.agent import http_stand_ins
 from tests.fuzz import strategies
@@ -197,6 +198,8 @@ def _read(read, endpoint):
         message = str(exc)
         assert endpoint in message, message[:300]
         assert len(message) <= MAX_REASON, len(message)
+        # It becomes a status_reason: text the database can hold.
+        assert protocol.storable_text(message) == message, message[:300]
         return None
 
 

@@ -97,6 +97,17 @@ def test_a_long_mistral_error_is_quoted_in_short():
         'tasks': (200, {'tasks': []})})
 
 
+def test_a_mistral_error_above_u_ffff_is_quoted_as_storable_text():
+    """Its message becomes a status_reason MariaDB's utf8 must hold."""
+    checks_results.client_results(case={
+        'action': 'CREATE',
+        'execution': (400, {'faultstring': 'no input "\U00022098"'}),
+        'tasks': (200, {'tasks': []})})
+    checks_results.client_results(case={
+        'action': 'CREATE', 'execution': (200, {'state': 'SUCCESS'}),
+        'tasks': (503, {'faultstring': 'caf\udce9'})})
+
+
 # -- the agent's metadata -----------------------------------------------------
 
 def test_a_component_tool_that_is_no_string_fails_its_deployment():
