@@ -291,8 +291,7 @@ def contract_problems(version=None):
     Empty: the boundary holds.
     """
     if version is None:
-        from heat_lifecycle_plugins import heat_internals
-        version = heat_internals.heat_version()
+        version = releases.installed_heat_version()
     return [problem for problem in map(name_problem, (
         n for n in CONTRACT if applies(n, version))) if problem]
 

@@ -39,13 +39,15 @@ this rule: they do not plug into Heat, they run it (heat-engine, heat-api,
 db_sync, an in-process EngineService for the functional tier) through its
 service entry points, as an operator's deployment tool would.
 
+heat_contract is the lower layer: this module loads the in-tree classes
+through it, and it imports nothing of ours but releases
+(tests/unit/test_import_graph.py keeps the package free of import circles).
+
 Nothing here imports Heat at module level: tests and commands call
 select_engine_runtime() first, as heat-engine does.
 """
 
 import collections
-import importlib
-import importlib.metadata
 
 from heat_lifecycle_plugins import heat_contract
 from heat_lifecycle_plugins import releases
@@ -64,7 +66,7 @@ PLUGIN_API_MODULES = (
 
 def heat_version():
     """The installed openstack-heat version as a tuple of 3 ints."""
-    return releases.parse_version(importlib.metadata.version('openstack-heat'))
+    return releases.installed_heat_version()
 
 
 def engine_uses_eventlet():

@@ -11,13 +11,15 @@
 # under the License.
 """The Heat releases the package supports, and their known engine issues.
 
-Data only (no Heat import): `heat-lifecycle-plugins check` reads it for the
-installed Heat, heat_internals reads the engine model from it. The series
-list matches tools/series.sh and the pinned versions constraints/<series>.txt
-(tests/unit/test_releases.py checks both).
+Data only (no Heat import; the installed version is read from the package
+metadata): `heat-lifecycle-plugins check` reads it for the installed Heat,
+heat_internals reads the engine model from it, heat_contract the version.
+The series list matches tools/series.sh and the pinned versions
+constraints/<series>.txt (tests/unit/test_releases.py checks both).
 """
 
 import collections
+import importlib.metadata
 
 # heat-engine's concurrency model: eventlet up to 24.x, oslo.service's
 # threading backend from 25.0.
@@ -96,6 +98,11 @@ def parse_version(text):
             break
         parts.append(int(part))
     return tuple(parts + [0] * (3 - len(parts)))[:3]
+
+
+def installed_heat_version():
+    """The installed openstack-heat version as a tuple of 3 ints."""
+    return parse_version(importlib.metadata.version('openstack-heat'))
 
 
 def series_of(version):
