@@ -35,15 +35,14 @@ import time
 
 import yaml
 
-# The loopback cloud's fixtures come from the checkout (they are not in the
-# wheel); our package from the venv, where tools/venv.sh installed it.
-sys.path.append(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from heat_lifecycle_fixtures import cloud as cloud_fixture  # noqa: E402
-from heat_lifecycle_fixtures import deployed_server  # noqa: E402
-from heat_lifecycle_fixtures import process  # noqa: E402
-from heat_lifecycle_fixtures import service  # noqa: E402
-from heat_lifecycle_fixtures import stacks  # noqa: E402
-from heat_lifecycle_fixtures import thing_store  # noqa: E402
+# Run from the repository root (python -m tools.demo): the loopback cloud's
+# fixtures come from the checkout (they are not in the wheel).
+from heat_lifecycle_fixtures import cloud as cloud_fixture
+from heat_lifecycle_fixtures import deployed_server
+from heat_lifecycle_fixtures import process
+from heat_lifecycle_fixtures import service
+from heat_lifecycle_fixtures import stacks
+from heat_lifecycle_fixtures import thing_store
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 EXAMPLES = os.path.join(REPO, 'examples')

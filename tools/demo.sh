@@ -19,4 +19,4 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash tools/install-system-deps.sh
 venv=$(bash tools/venv.sh)
-exec "$venv/bin/python" tools/demo.py "$@"
+exec "$venv/bin/python" -m tools.demo "$@"

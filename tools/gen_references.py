@@ -11,8 +11,8 @@
 # under the License.
 """The generated references, committed so they read without a Heat venv.
 
-    .venvs/2026.2/bin/python tools/gen_references.py          # rewrite them
-    .venvs/2026.2/bin/python tools/gen_references.py --check  # stale ones?
+    .venvs/2026.2/bin/python -m tools.gen_references          # rewrite them
+    .venvs/2026.2/bin/python -m tools.gen_references --check  # stale ones?
 
 Written from the checkout's code, run by a series' venv (Heat, and the
 entry points of the wheel installed there): the resource type
@@ -27,11 +27,10 @@ import subprocess
 import sys
 import tempfile
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(1, ROOT)  # the checkout's package, after tools/
+from tools import cli_help
+from tools import resource_reference
 
-import cli_help  # noqa: E402
-import resource_reference  # noqa: E402
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 GENERATED = os.path.join('doc', 'source', 'reference', 'generated')
 RESOURCE_TYPES = os.path.join(GENERATED, 'resource-types.rst')
@@ -100,7 +99,7 @@ def main(argv=None):
     if args.check:
         paths = stale(files)
         for path in paths:
-            print('stale: %s (run tools/gen_references.py)' % path)
+            print('stale: %s (run python -m tools.gen_references)' % path)
         return 1 if paths else 0
     for path, text in files.items():
         full = os.path.join(ROOT, path)

@@ -11,9 +11,9 @@
 # under the License.
 """Run the test tiers on every supported Heat series, a few jobs at a time.
 
-    python3 tools/matrix.py [--jobs N] [--series S,...] [--tiers T,...]
+    python3 -m tools.matrix [--jobs N] [--series S,...] [--tiers T,...]
                             [--results DIR] [--readme]
-    python3 tools/matrix.py --table-only [--results DIR] [--readme]
+    python3 -m tools.matrix --table-only [--results DIR] [--readme]
 
 Each series' venv is built once (tools/venv.sh) and then serves every tier
 run on it; the lint tier runs once, in its own venv (tools/lint.sh), while
@@ -44,8 +44,7 @@ import tempfile
 import threading
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import matrix_report  # noqa: E402
+from tools import matrix_report
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DEFAULT_RESULTS = os.path.join(ROOT, '.test-results')

@@ -159,7 +159,8 @@ def reliability_table(results, all_series):
             for s in all_series for r in fault_rows(results, s)]
     rows.sort(key=lambda r: (case_order(r[0]), r[1], r[2]))
     if not rows:
-        return 'No fault tier results (tools/matrix.py --tiers fault).\n'
+        return ('No fault tier results '
+                '(python3 -m tools.matrix --tiers fault).\n')
     widths = [max(len(r[i]) for r in [header] + rows)
               for i in range(len(header) - 1)] + [len(header[-1])]
     line = ' '.join('=' * w for w in widths)

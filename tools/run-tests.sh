@@ -43,7 +43,7 @@ else
     bash tools/install-system-deps.sh
 fi
 if [ -z "$series" ] && [ $# -eq 0 ]; then
-    exec python3 tools/matrix.py
+    exec python3 -m tools.matrix
 fi
 venv=$(bash tools/venv.sh "${series:-$HLP_SERIES_DEFAULT}")
 exec "$venv/bin/python" -m pytest -p no:cacheprovider "$@"

@@ -25,15 +25,13 @@ from heat_lifecycle_fixtures import process
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))))
-DEMO = os.path.join(ROOT, 'tools', 'demo.py')
+DEMO = [sys.executable, '-m', 'tools.demo']  # run from ROOT
 
 # The demo's way of keeping services, in a process that then exits.
 STARTER = '''
-import importlib.util, json, sys
+import json, sys
 from heat_lifecycle_fixtures import mistral, thing_store
-spec = importlib.util.spec_from_file_location('demo', sys.argv[2])
-demo = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(demo)
+from tools import demo
 workdir = sys.argv[1]
 parts = [mistral.Mistral(workdir + '/mistral', detached=True),
          thing_store.ThingStore(workdir + '/thing-store', detached=True)]
@@ -55,8 +53,8 @@ def answers(url):
 
 
 def test_kept_services_run_until_stop(tmp_path):
-    starter = subprocess.run([sys.executable, '-c', STARTER, str(tmp_path),
-                              DEMO], capture_output=True, text=True,
+    starter = subprocess.run([sys.executable, '-c', STARTER, str(tmp_path)],
+                             cwd=ROOT, capture_output=True, text=True,
                              timeout=300)
     assert starter.returncode == 0, starter.stderr[-3000:]
     kept = json.loads(starter.stdout)
@@ -65,14 +63,13 @@ def test_kept_services_run_until_stop(tmp_path):
         # The process that started them is gone; both still answer.
         assert answers(kept['mistral'] + '/workflows')
         assert answers(kept['store'] + '/things')
-        stop = subprocess.run([sys.executable, DEMO, '--stop',
-                               str(tmp_path)], capture_output=True,
-                              text=True, timeout=120)
+        stop = subprocess.run(DEMO + ['--stop', str(tmp_path)], cwd=ROOT,
+                              capture_output=True, text=True, timeout=120)
         stopped = stop.returncode == 0
         assert stopped, stop.stdout + stop.stderr
     finally:
         if not stopped:
-            subprocess.run([sys.executable, DEMO, '--stop', str(tmp_path)],
+            subprocess.run(DEMO + ['--stop', str(tmp_path)], cwd=ROOT,
                            timeout=120)
     assert 'stopping mistral-server (pid %d)' % kept['pids'][0] in stop.stdout
     assert 'stopping thing-store (pid %d)' % kept['pids'][1] in stop.stdout

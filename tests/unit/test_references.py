@@ -36,7 +36,7 @@ def test_generated_references_are_fresh():
         pytest.skip('the references are written from %s, this venv has %s'
                     % (NEWEST.name, series.name))
     proc = subprocess.run(
-        [sys.executable, os.path.join(ROOT, 'tools', 'gen_references.py'),
-         '--check'], capture_output=True, text=True, timeout=300)
+        [sys.executable, '-m', 'tools.gen_references', '--check'],
+        cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert proc.stdout == ''
