@@ -297,6 +297,20 @@ def _add_option_flags(parser):
                             help='%s (option %s)' % (opt.help, name))
 
 
+def option_flags(options):
+    """The agent's command-line flags for `options` ({name: value}).
+
+    {'hook_timeout': 120} -> ['--hook-timeout', '120']; a None value is
+    left out (the config file's option holds). For whatever starts the
+    agent, e.g. the test fixtures' DeployedServer.
+    """
+    unknown = sorted(set(options) - set(FLAG_OPTIONS))
+    if unknown:
+        raise ValueError('not an agent flag option: %s' % ', '.join(unknown))
+    return [arg for name in FLAG_OPTIONS if options.get(name) is not None
+            for arg in ('--' + name.replace('_', '-'), str(options[name]))]
+
+
 def _parser():
     parser = argparse.ArgumentParser(
         prog='heat-lifecycle-agent',

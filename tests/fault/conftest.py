@@ -87,13 +87,10 @@ class Row(object):
     """
 
     def __init__(self, case, fault):
-        self.case = case
-        self.fault = fault
-        self.outcome = None
-        self.recovery = None
-        self.back_at = None
-        self.down = None
-        self.seconds = None
+        self.case, self.fault = case, fault
+        # Set as the case goes: back(), recovered() and its own lines.
+        self.outcome = self.recovery = None
+        self.back_at = self.down = self.seconds = None
 
     def back(self, outage):
         """The faults.Outage that just ended."""
