@@ -13,7 +13,9 @@
 
 Group `component` (a SoftwareComponent): the entry of `config.configs` whose
 `actions` contain the deployment's `deploy_action`, run as a deployment of
-group <tool> with only that entry's options. Any other group runs as is.
+group <tool> with that entry's options as heat-agents' hooks read them:
+the shared keys with the tool's own section merged in at the top level.
+Any other group runs as is.
 """
 
 import copy
@@ -49,6 +51,21 @@ def _entry_options(entry, component_options, tools):
         return entry[protocol.ENTRY_OPTIONS]
     return protocol.tool_options(component_options,
                                  entry.get(protocol.TOOL), tools)
+
+
+def hook_options(options, tool):
+    """`options` as a hook of `tool` reads them: flat, its section merged.
+
+    heat-agents' hooks read their options at the top level (hook-ansible's
+    `tags`, hook-puppet's `modulepath`): the tool's section, a map under
+    the tool's name, is merged in and its keys win over shared ones.
+    """
+    if not isinstance(options, dict) or not isinstance(
+            options.get(tool), dict):
+        return options
+    merged = {k: v for k, v in options.items() if k != tool}
+    merged.update(options[tool])
+    return merged
 
 
 def _component_entry(deployment):
@@ -128,7 +145,8 @@ def select(deployment):
                                             entry.get(protocol.TOOL))
         payload[protocol.CONFIG] = copy.deepcopy(
             entry.get(protocol.ENTRY_CONFIG))
-        payload[protocol.OPTIONS] = copy.deepcopy(_entry_options(
-            entry, deployment.raw.get(protocol.OPTIONS), tools))
+        payload[protocol.OPTIONS] = copy.deepcopy(hook_options(
+            _entry_options(entry, deployment.raw.get(protocol.OPTIONS),
+                           tools), payload[protocol.GROUP]))
     _stringify_string_inputs(payload)
     return payload

@@ -102,7 +102,8 @@ def test_component_runs_the_entry_for_deploy_action(agent, receiver):
     given, = agent.records()
     assert given['group'] == 'recorder'
     assert given['config'] == {'recipe': 'install'}
-    assert given['options'] == {'recorder': {'level': 3}, 'debug': True}
+    # As heat-agents' hooks read them: the tool's section at the top level.
+    assert given['options'] == {'level': 3, 'debug': True}
     assert given['id'] == 'comp-1'
     assert {i['name']: i['value'] for i in given['inputs']} == {
         'deploy_action': 'UPDATE', 'who': 'x',
@@ -114,14 +115,37 @@ def test_component_runs_the_entry_for_deploy_action(agent, receiver):
 
 def test_component_options_split_by_tool_without_entry_options(agent):
     # An in-tree engine stores one shared options map: the agent keeps the
-    # keys that are not a tool's section, plus the entry's own section.
+    # keys that are not a tool's section, plus the entry's own section's
+    # keys.
     agent.write([_component(
         options={'recorder': {'level': 1}, 'script': {'x': 1}, 'debug': 1},
         with_entry_options=False, deploy_action='CREATE')])
     run = agent.run()
     assert run.returncode == 0, run.stderr
     given, = agent.records()
-    assert given['options'] == {'recorder': {'level': 1}, 'debug': 1}
+    assert given['options'] == {'level': 1, 'debug': 1}
+
+
+def test_tool_section_keys_win_over_shared_ones(agent):
+    dep = _component(deploy_action='CREATE')
+    dep['config']['configs'][0]['options'] = {
+        'recorder': {'tags': 'mine', 'level': 2}, 'tags': 'shared',
+        'log_level': 'info'}
+    agent.write([dep])
+    run = agent.run()
+    assert run.returncode == 0, run.stderr
+    given, = agent.records()
+    assert given['options'] == {'tags': 'mine', 'level': 2,
+                                'log_level': 'info'}
+
+
+def test_plain_deployment_options_are_unchanged(agent):
+    options = {'recorder': {'level': 1}, 'tags': 'x'}
+    agent.write([deployment(group='recorder', options=options)])
+    run = agent.run()
+    assert run.returncode == 0, run.stderr
+    given, = agent.records()
+    assert given['options'] == options
 
 
 def test_component_without_config_for_action_signals_failure(agent,
