@@ -12,7 +12,8 @@
 """What a resource chain's nested stack looks like, decided without Heat.
 
 A list of member types becomes a nested template: every member gets a name
-(plan_member_names keeps the members of the entries that stay), its
+(plan_member_names keeps the members of the entries that stay and names
+the others by position where it can), its
 dependencies (member_dependencies: each on the one before, or in lanes
 between two gates when concurrent) and the outputs the parent stack's
 references to the chain's attributes need. attribute_value is the one place
@@ -44,24 +45,47 @@ def index_names(types):
     return [str(i) for i in range(len(types))]
 
 
-def plan_member_names(old_types, old_names, new_types):
+def plan_member_names(old_types, old_names, new_types, by_position=True):
     """Names for new_types, keeping the members of matching old entries.
 
     Old and new entries are matched in order (the longest runs of equal
     types first, as difflib does), so kept members keep their order: Heat's
     convergence keeps an unchanged member's old dependencies, and two kept
     members whose order flipped would depend on each other, a cycle that
-    fails the chain's next delete. An entry without a match, a moved one
-    included, gets a fresh name: a number above every name in old_names.
+    fails the chain's next delete.
+
+    An entry without a match, a moved one included, is named by its
+    position (as the in-tree type names every member) when by_position and
+    that name is free: no kept member holds it, and the old member that
+    held it, if any, is of another type (Heat then replaces it, as for the
+    in-tree type; one of the same type Heat would keep in place, against
+    the order above). Otherwise it gets a fresh name: a number above every
+    name in old_names and every name given here.
     """
     old_types, new_types = list(old_types), list(new_types)
     names = [None] * len(new_types)
     for old_at, new_at, size in _matching_runs(old_types, new_types):
         names[new_at:new_at + size] = old_names[old_at:old_at + size]
-    used_numbers = [int(n) for n in old_names if str(n).isdigit()]
+    if by_position:
+        names = _position_names(old_types, old_names, new_types, names)
+    used_numbers = [int(n) for n in list(old_names) + names
+                    if n is not None and str(n).isdigit()]
     fresh = itertools.count(max(used_numbers, default=-1) + 1)
     return [name if name is not None else str(next(fresh))
             for name in names]
+
+
+def _position_names(old_types, old_names, new_types, names):
+    """names, with each unnamed entry named by its position where free."""
+    kept = set(name for name in names if name is not None)
+    old_type_of = dict(zip(old_names, old_types))
+    named = list(names)
+    for pos, rtype in enumerate(new_types):
+        candidate = str(pos)
+        if (named[pos] is None and candidate not in kept and
+                old_type_of.get(candidate) != rtype):
+            named[pos] = candidate
+    return named
 
 
 def _matching_runs(old, new):

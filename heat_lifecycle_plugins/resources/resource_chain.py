@@ -175,9 +175,13 @@ class ResourceChain(stack_resource.StackResource):
                 segments = chain_segments.initial_segments(
                     len(types), self._segment_size())
             return chain_plan.index_names(types), segments
-        names = chain_plan.plan_member_names(stored['types'],
-                                             stored['names'], types)
-        if stored.get('segments') is None:
+        # A segmented chain's names only say which member stays in which
+        # segment (each segment names its own members): fresh names there.
+        segmented = stored.get('segments') is not None
+        names = chain_plan.plan_member_names(
+            stored['types'], stored['names'], types,
+            by_position=not segmented)
+        if not segmented:
             return names, None
         return chain_segments.plan_segments(
             stored['names'], stored['segments'], names,

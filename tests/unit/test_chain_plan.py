@@ -33,6 +33,7 @@ def test_unchanged_list_keeps_every_name():
 
 
 def test_insert_mid_list_adds_one_fresh_name():
+    # Position 1 is the kept B's name: the new entry gets a fresh one.
     assert plan(['A', 'X', 'B', 'C']) == ['0', '3', '1', '2']
 
 
@@ -55,33 +56,76 @@ def test_alternating_types_keep_their_order():
     assert inserted == ['10'] + names
 
 
-def test_kept_names_are_always_in_their_old_order():
+def _random_plans(count=300, seed=7):
+    """(old types, old names, new types, planned names), at random."""
     import random
-    rng = random.Random(7)
-    for _ in range(200):
+    rng = random.Random(seed)
+    for _ in range(count):
         old = [rng.choice('ABC') for _ in range(rng.randint(0, 12))]
         new = [rng.choice('ABC') for _ in range(rng.randint(0, 12))]
         names = [str(i) for i in range(len(old))]
-        got = plan(new, old, names)
-        kept = [int(n) for n in got if n in names]
+        rng.shuffle(names)
+        yield old, names, new, plan(new, old, names)
+
+
+def test_kept_names_are_always_in_their_old_order():
+    for old, names, new, got in _random_plans():
+        type_of = dict(zip(names, old))
+        kept = [names.index(n) for n, rtype in zip(got, new)
+                if type_of.get(n) == rtype]
         assert kept == sorted(kept)
         assert len(set(got)) == len(got)
-        for rtype, name in zip(new, got):
-            if name in names:
-                assert old[int(name)] == rtype
 
 
-def test_changed_type_gets_a_fresh_name():
-    assert plan(['A', 'Y', 'C']) == ['0', '3', '2']
+def test_every_new_member_takes_its_position_name_where_free():
+    for old, names, new, got in _random_plans():
+        type_of = dict(zip(names, old))
+        kept = set(n for n, rtype in zip(got, new) if type_of.get(n) == rtype)
+        for pos, (rtype, name) in enumerate(zip(new, got)):
+            if name in kept:
+                continue
+            free = str(pos) not in kept and type_of.get(str(pos)) != rtype
+            assert (name == str(pos)) == free, (old, names, new, got)
+
+
+def test_a_chain_that_keeps_no_member_is_named_by_position():
+    # The in-tree type's names: Heat replaces each same-named member whose
+    # type changed and deletes the rest.
+    assert plan(['N'], ['R', 'R'], ['0', '1']) == ['0']
+    assert plan(['N'], ['R', 'R', 'R'], ['0', '1', '2']) == ['0']
+    assert plan(['X', 'Y'], ['A', 'B'], ['7', '3']) == ['0', '1']
+
+
+def test_an_insert_before_kept_members_keeps_their_names():
+    assert plan(['X', 'A', 'B', 'C']) == ['3', '0', '1', '2']
+
+
+def test_changed_type_takes_its_position_name():
+    assert plan(['A', 'Y', 'C']) == ['0', '1', '2']
+
+
+def test_a_position_name_held_by_a_kept_member_stays_fresh():
+    # 'B' keeps '1' at position 0; the new entry at position 1 cannot
+    # have '1', and '0' belongs to no kept member but is not its position.
+    assert plan(['B', 'X'], ['A', 'B'], ['0', '1']) == ['1', '2']
+
+
+def test_a_removed_member_of_the_same_type_keeps_its_name_to_itself():
+    # A moved entry matched to nothing: at position 0 the old member '0'
+    # is of its own type, which Heat would keep in place, with the
+    # dependencies of its old position (a cycle with the kept 'A').
+    assert plan(['B', 'A'], ['A', 'B'], ['3', '0']) == ['4', '3']
 
 
 def test_duplicates_match_in_order():
     assert plan(['A', 'A'], ['A', 'B', 'A'], ['0', '1', '2']) == ['0', '2']
-    assert plan(['A', 'A', 'A'], ['A', 'A'], ['0', '5']) == ['0', '5', '6']
+    assert plan(['A', 'A', 'A'], ['A', 'A'], ['0', '5']) == ['0', '5', '2']
 
 
 def test_fresh_names_never_reuse_a_current_name():
-    assert plan(['X', 'Y'], ['A', 'B'], ['7', '3']) == ['8', '9']
+    assert plan_member_names(['A', 'B'], ['7', '3'], ['X', 'Y'],
+                             by_position=False) == ['8', '9']
+    assert plan(['A', 'X', 'Y'], ['A', 'B'], ['1', '2']) == ['1', '3', '2']
 
 
 def test_from_and_to_an_empty_chain():

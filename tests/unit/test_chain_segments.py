@@ -16,7 +16,8 @@ from heat_lifecycle_plugins.resources import chain_segments as cs
 
 
 def plan(old_types, old_names, old_segments, new_types, size=3):
-    names = chain_plan.plan_member_names(old_types, old_names, new_types)
+    names = chain_plan.plan_member_names(old_types, old_names, new_types,
+                                         by_position=False)
     return cs.plan_segments(old_names, old_segments, names, size)
 
 

@@ -17,6 +17,7 @@ from heat.engine import resources
 from heat.engine.resources.openstack.heat import resource_chain as in_tree
 from heat.objects import resource as resource_objects
 
+from heat_lifecycle_plugins.resources import chain_plan
 from heat_lifecycle_plugins.resources import resource_chain as ours
 from tests.functional.resource_chain import chain_members
 from tests.functional.resource_chain.templates import CHAIN
@@ -190,4 +191,68 @@ def test_a_chain_with_a_member_removed_mid_list_is_deleted(chain_engine):
     types = [n, r] * 5
     ident = chain_engine.create(template(types))
     chain_engine.update(ident, template(types[:5] + types[6:]))
+    chain_engine.delete(ident)
+
+
+def members(engine, ident):
+    """{member name: (type, physical id)} in the chain's nested stack."""
+    return {r['resource_name']: (r['resource_type'],
+                                 r['physical_resource_id'])
+            for r in engine.resources(ident, nested_depth=1)
+            if r.get('parent_resource') == 'chain'}
+
+
+def member_types(engine, ident):
+    return {name: rtype for name, (rtype, _id) in
+            members(engine, ident).items()}
+
+
+def test_a_chain_that_keeps_no_member_is_named_by_position(chain_engine,
+                                                           group):
+    ident = chain_engine.create(CHAIN, params=params([A, B], group))
+    chain_engine.update(ident, CHAIN, params=params([X], group))
+    assert member_types(chain_engine, ident) == {'0': X}
+    assert chain_engine.outputs(ident)['kinds'] == [X]
+    chain_engine.update(ident, CHAIN, params=params([A, B, C], group))
+    chain_engine.update(ident, CHAIN, params=params([Y], group))
+    assert member_types(chain_engine, ident) == {'0': Y}
+    [y] = refs(chain_engine, ident)
+    assert chain_engine.resource(ident, 'chain', with_attr=['resource.0'])[
+        'attributes']['resource.0'] == y
+    chain_engine.delete(ident)
+
+
+def test_position_names_follow_random_edits_and_delete(chain_engine):
+    # Three types of three classes (Heat replaces a member whose class
+    # changed). After each random edit the nested stack holds the planned
+    # names, kept members keep their ids, a name reused by position is a
+    # new member, and the chain is still deleted (no dependency cycle).
+    import random
+    rng = random.Random(38)
+    kinds = ['OS::Heat::None', 'OS::Heat::TestResource', A]
+
+    def template(types):
+        return {'heat_template_version': '2016-10-14',
+                'resources': {'chain': {'type': 'OS::Heat::ResourceChain',
+                                        'properties': {'resources': types}}},
+                'outputs': {'refs': {'value': {'get_attr': ['chain',
+                                                            'refs']}}}}
+    types = kinds
+    ident = chain_engine.create(template(types))
+    for _ in range(8):
+        old = members(chain_engine, ident)
+        name_of = {ref: name for name, (_t, ref) in old.items()}
+        old_names = [name_of[ref] for ref in refs(chain_engine, ident)]
+        new_types = [rng.choice(kinds) for _ in range(rng.randint(1, 5))]
+        want = chain_plan.plan_member_names(types, old_names, new_types)
+        chain_engine.update(ident, template(new_types))
+        now = members(chain_engine, ident)
+        assert {n: t for n, (t, _r) in now.items()} == dict(
+            zip(want, new_types))
+        for name, rtype in zip(want, new_types):
+            kept = old.get(name, (None, None))[0] == rtype
+            assert (now[name][1] == old[name][1]) if kept else (
+                now[name][1] not in name_of), (name, types, new_types)
+        assert refs(chain_engine, ident) == [now[n][1] for n in want]
+        types = new_types
     chain_engine.delete(ident)
