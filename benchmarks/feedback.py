@@ -42,6 +42,7 @@ import time
 from benchmarks import harness
 from benchmarks.upstream_types import UPSTREAM_DEPLOYMENT
 from heat_lifecycle_fixtures.cloud import Cloud
+from heat_lifecycle_fixtures import hot
 from heat_lifecycle_fixtures import stacks
 
 OURS = 'ours'
@@ -51,31 +52,14 @@ TYPES = {OURS: 'OS::Heat::SoftwareDeployment',
 SCRIPT_SECONDS = 10
 TARGET_SECONDS = 2.0
 
-TEMPLATE = """
-heat_template_version: 2016-04-08
-resources:
-  server:
-    type: OS::Heat::DeployedServer
-    properties:
-      software_config_transport: POLL_SERVER_HEAT
-  config:
-    type: OS::Heat::SoftwareConfig
-    properties:
-      group: script
-      inputs:
-        - name: seconds
-      config: |
-        #!/bin/sh
-        sleep "$seconds"
-  deployment:
-    type: %(type)s
-    properties:
-      config: {get_resource: config}
-      server: {get_resource: server}
-      signal_transport: HEAT_SIGNAL
-      input_values:
-        seconds: %(seconds)d
-"""
+
+def template(kind):
+    """A deployment (of type TYPES[kind]) of a SCRIPT_SECONDS sleep."""
+    return hot.template(hot.with_server(
+        config=hot.script_config('#!/bin/sh\nsleep "$seconds"\n',
+                                 inputs=['seconds']),
+        deployment=hot.deployment('config', kind=TYPES[kind], input_values={
+            'seconds': SCRIPT_SECONDS})))
 
 
 def handed_to_agent(path):
@@ -101,9 +85,7 @@ def measure_once(cloud, kind, workdir):
     hc = cloud.heat_client()
     with stacks.StackDriver(hc, workdir, prefix='bench-feedback-%s'
                             % kind.replace('-', ''), timeout=180) as driver:
-        stack_id = driver.create(TEMPLATE % {'type': TYPES[kind],
-                                             'seconds': SCRIPT_SECONDS},
-                                 wait=False)
+        stack_id = driver.create(template(kind), wait=False)
         agent = driver.start_agent(stack_id, 'server')
         first, t0 = first_feedback(hc, stack_id, agent, kind)
         driver.wait(stack_id, 'CREATE')

@@ -23,6 +23,7 @@ import re
 
 import pytest
 
+from heat_lifecycle_fixtures import hot
 from heat_lifecycle_fixtures import stacks
 
 WORKFLOWS = """
@@ -41,49 +42,22 @@ guide_thing_delete:
       action: std.noop
 """
 
-EVERY_TYPE = """
-heat_template_version: 2016-04-08
-resources:
-  server:
-    type: OS::Heat::DeployedServer
-    properties:
-      software_config_transport: POLL_SERVER_HEAT
-  component:
-    type: OS::Heat::SoftwareComponent
-    properties:
-      configs:
-        - actions: [CREATE]
-          tool: script
-          config: |
-            #!/bin/sh
-            echo "created by the guide" > $heat_outputs_path.said
-      outputs:
-        - name: said
-  deployment:
-    type: OS::Heat::SoftwareDeployment
-    properties:
-      config: {get_resource: component}
-      server: {get_resource: server}
-      signal_transport: HEAT_SIGNAL
-      start_timeout: 240
-  chain:
-    type: OS::Heat::ResourceChain
-    properties:
-      resources: [OS::Heat::None, OS::Heat::None]
-  thing:
-    type: OS::Mistral::ExternalResource
-    properties:
-      actions:
-        CREATE: {workflow: guide_thing_create}
-        DELETE: {workflow: guide_thing_delete}
-outputs:
-  said:
-    value: {get_attr: [deployment, said]}
-  made:
-    value: {get_attr: [thing, output, made]}
-  members:
-    value: {get_attr: [chain, refs]}
-"""
+EVERY_TYPE = hot.template(hot.with_server(
+    component={'type': 'OS::Heat::SoftwareComponent', 'properties': {
+        'configs': [{'actions': ['CREATE'], 'tool': 'script', 'config':
+                     '#!/bin/sh\n'
+                     'echo "created by the guide" > $heat_outputs_path.said\n'
+                     }],
+        'outputs': [{'name': 'said'}]}},
+    deployment=hot.deployment('component', start_timeout=240),
+    chain={'type': 'OS::Heat::ResourceChain', 'properties': {
+        'resources': ['OS::Heat::None', 'OS::Heat::None']}},
+    thing={'type': 'OS::Mistral::ExternalResource', 'properties': {
+        'actions': {'CREATE': {'workflow': 'guide_thing_create'},
+                    'DELETE': {'workflow': 'guide_thing_delete'}}}}),
+    outputs=dict(hot.attr_outputs('deployment', 'said'), **{
+        'made': {'value': {'get_attr': ['thing', 'output', 'made']}},
+        'members': {'value': {'get_attr': ['chain', 'refs']}}}))
 
 # What the guide says `check` reports on this cloud: every type of ours
 # wins, and no finding fails.

@@ -15,33 +15,15 @@
 """
 
 
+from heat_lifecycle_fixtures import hot
 from tests.e2e import test_resource_chain as chain
 
-FAILING_COMPONENT = """
-heat_template_version: 2016-04-08
-resources:
-  server:
-    type: OS::Heat::DeployedServer
-    properties:
-      software_config_transport: POLL_SERVER_HEAT
-  appserver:
-    type: OS::Heat::SoftwareComponent
-    properties:
-      configs:
-        - actions: [CREATE]
-          tool: script
-          config: |
-            #!/bin/sh
-            echo "installing"
-            echo "disk full" >&2
-            exit 3
-  deployment:
-    type: OS::Heat::SoftwareDeployment
-    properties:
-      config: {get_resource: appserver}
-      server: {get_resource: server}
-      signal_transport: HEAT_SIGNAL
-"""
+FAILING_COMPONENT = hot.template(hot.with_server(
+    appserver={'type': 'OS::Heat::SoftwareComponent', 'properties': {
+        'configs': [{'actions': ['CREATE'], 'tool': 'script', 'config':
+                     '#!/bin/sh\necho "installing"\n'
+                     'echo "disk full" >&2\nexit 3\n'}]}},
+    deployment=hot.deployment('appserver')))
 
 
 def failed_events(driver, stack_id, resource_name):

@@ -24,41 +24,13 @@ from urllib import parse
 
 import requests
 
-TEMPLATE = """
-heat_template_version: 2016-04-08
-parameters:
-  seconds:
-    type: number
-resources:
-  server:
-    type: OS::Heat::DeployedServer
-    properties:
-      software_config_transport: POLL_SERVER_HEAT
-  config:
-    type: OS::Heat::SoftwareConfig
-    properties:
-      group: script
-      inputs:
-        - name: seconds
-      outputs:
-        - name: result
-      config: |
-        #!/bin/sh
-        echo "working for $seconds s"
-        sleep "$seconds"
-        printf 'done after %%s s' "$seconds" > "$heat_outputs_path.result"
-  deployment:
-    type: OS::Heat::SoftwareDeployment
-    properties:
-      config: {get_resource: config}
-      server: {get_resource: server}
-      signal_transport: %(transport)s
-      input_values:
-        seconds: {get_param: seconds}
-%(deadlines)s
-outputs:
-  result:
-    value: {get_attr: [deployment, result]}
+from heat_lifecycle_fixtures import hot
+
+# The tool works for $seconds s, then writes its `result` output.
+SCRIPT = """#!/bin/sh
+echo "working for $seconds s"
+sleep "$seconds"
+printf 'done after %s s' "$seconds" > "$heat_outputs_path.result"
 """
 
 ERROR = 'Error: resources.deployment: '
@@ -66,8 +38,12 @@ UTC = r'\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ'
 
 
 def template(transport='HEAT_SIGNAL', **deadlines):
-    return TEMPLATE % {'transport': transport, 'deadlines': ''.join(
-        '      %s: %d\n' % item for item in sorted(deadlines.items()))}
+    return hot.template(hot.with_server(
+        config=hot.script_config(SCRIPT, ['seconds'], ['result']),
+        deployment=hot.deployment('config', transport, input_values=(
+            hot.from_params('seconds')), **deadlines)),
+        hot.params(seconds='number'),
+        hot.attr_outputs('deployment', 'result'))
 
 
 def signal_events(driver, stack_id):
@@ -226,31 +202,12 @@ def test_bad_signals_leave_events_and_never_a_5xx(driver, heat, cloud):
     assert events[1:] == [prefix + ' failed: ' + reason] + [late] * 4
 
 
-TIMESTAMPED = """
-heat_template_version: 2016-10-14
-resources:
-  server:
-    type: OS::Heat::DeployedServer
-    properties:
-      software_config_transport: POLL_SERVER_HEAT
-  config:
-    type: OS::Heat::StructuredConfig
-    properties:
-      group: script
-      config: {}
-  early:
-    type: OS::Heat::StructuredDeployment
-    properties:
-      config: {get_resource: config}
-      server: {get_resource: server}
-      signal_transport: CFN_SIGNAL
-  late:
-    type: OS::Heat::StructuredDeployment
-    properties:
-      config: {get_resource: config}
-      server: {get_resource: server}
-      signal_transport: CFN_SIGNAL
-"""
+# Heat's in-tree StructuredDeployment: a Timestamp-signed CFN_SIGNAL URL.
+TIMESTAMPED = hot.template(hot.with_server(
+    config=hot.script_config({}, kind='OS::Heat::StructuredConfig'),
+    **{name: hot.deployment('config', 'CFN_SIGNAL',
+                            'OS::Heat::StructuredDeployment')
+       for name in ('early', 'late')}), version='2016-10-14')
 
 
 def _signal_url(heat, stack_id, name):

@@ -28,6 +28,7 @@ from heatclient import exc
 import pytest
 
 from heat_lifecycle_fixtures import faults
+from heat_lifecycle_fixtures import hot
 from heat_lifecycle_fixtures import process
 from tests.e2e import test_day_two
 from tests.e2e.test_signal_path import deployment
@@ -36,46 +37,22 @@ from tests.e2e.test_signal_path import wait_for
 from tests.e2e.test_software_component import journal_lines
 from tests.fault.conftest import case
 
-TEMPLATE = """
-heat_template_version: 2016-04-08
-parameters:
-  seconds:
-    type: number
-  journal:
-    type: string
-resources:
-  server:
-    type: OS::Heat::DeployedServer
-    properties:
-      software_config_transport: POLL_SERVER_HEAT
-  config:
-    type: OS::Heat::SoftwareConfig
-    properties:
-      group: script
-      inputs:
-        - name: seconds
-        - name: journal
-      outputs:
-        - name: result
-      config: |
-        #!/bin/sh
-        echo "started $$" >> "$journal"
-        sleep "$seconds"
-        echo "finished $$" >> "$journal"
-        printf 'ran for %%s s' "$seconds" > "$heat_outputs_path.result"
-  deployment:
-    type: OS::Heat::SoftwareDeployment
-    properties:
-      config: {get_resource: config}
-      server: {get_resource: server}
-      signal_transport: %s
-      input_values:
-        seconds: {get_param: seconds}
-        journal: {get_param: journal}
-outputs:
-  result:
-    value: {get_attr: [deployment, result]}
+# The tool journals its start and its end, and outputs `result`.
+SCRIPT = """#!/bin/sh
+echo "started $$" >> "$journal"
+sleep "$seconds"
+echo "finished $$" >> "$journal"
+printf 'ran for %s s' "$seconds" > "$heat_outputs_path.result"
 """
+
+
+def template(transport):
+    return hot.template(hot.with_server(
+        config=hot.script_config(SCRIPT, ['seconds', 'journal'], ['result']),
+        deployment=hot.deployment('config', transport, input_values=(
+            hot.from_params('seconds', 'journal')))),
+        hot.params(seconds='number', journal='string'),
+        hot.attr_outputs('deployment', 'result'))
 
 
 def journal(path, word):
@@ -93,7 +70,7 @@ def succeeded(driver, stack_id):
 
 
 def create(driver, transport, seconds, path, **agent_options):
-    return driver.create(TEMPLATE % transport,
+    return driver.create(template(transport),
                          {'seconds': seconds, 'journal': str(path)},
                          servers=['server'], wait=False,
                          agent_options=agent_options)
