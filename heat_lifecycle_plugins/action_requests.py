@@ -60,7 +60,8 @@ def to_deliver(action, handled):
 
 def reserved_inputs(action_inputs):
     """The names among action_inputs that only Heat sets (deploy_*)."""
-    heat_sets = protocol.DERIVED_INPUTS + (protocol.DEPLOY_STATUS_AWARE,)
+    heat_sets = protocol.DERIVED_INPUTS + (protocol.DEPLOY_STATUS_AWARE,
+                                           protocol.DEPLOY_RUN_TIMEOUT)
     return sorted(k for k in action_inputs or {} if k in heat_sets)
 
 

@@ -67,6 +67,9 @@ DERIVED_INPUTS = (
 )
 # Ours, added to those: a String, TRUE when the server may signal progress.
 DEPLOY_STATUS_AWARE = 'deploy_status_aware'
+# Added when the deployment has a run_timeout: its seconds, so that the
+# agent stops a tool Heat no longer waits for.
+DEPLOY_RUN_TIMEOUT = 'deploy_run_timeout'
 TRUE, FALSE = 'true', 'false'
 
 # Inputs that are a credential or carry a signature (deploy_signal_id is a

@@ -54,9 +54,14 @@ agent_opts = [
          help='Directories searched, in order, for the hook named like the '
               'config group; HEAT_CONFIG_HOOKS is searched first and the '
               'hooks shipped with this package last.'),
-    _opt(cfg.FloatOpt, 'hook_timeout', default=3600.0, min=1,
-         help='Seconds one deployment\'s hook may run; then it is killed and '
-              'the deployment signalled FAILED.'),
+    _opt(cfg.FloatOpt, 'hook_timeout', default=None, min=0,
+         help='A cap, in seconds, on how long one deployment\'s hook may '
+              'run; then it and the tools it started are killed and the '
+              'deployment signalled FAILED (status 124). Unset or 0: no '
+              'cap; a hook runs as long as its deployment may, until the '
+              'deployment\'s run_timeout (delivered as the input '
+              'deploy_run_timeout) passes, or without limit when it has '
+              'none. With both, the shorter one applies.'),
     cfg.FloatOpt('heartbeat_interval', default=60.0, min=0,
                  help='Seconds between two progress signals saying that a '
                       'status-aware deployment\'s hook is still running (at '

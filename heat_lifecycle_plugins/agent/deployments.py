@@ -117,6 +117,19 @@ def _input_values(raw):
             isinstance(item.get(protocol.IO_NAME), str)}
 
 
+def _run_timeout(values):
+    """Seconds of the deployment's run_timeout, or None (none delivered).
+
+    A value that is not a positive number is no deadline: Heat enforces
+    its own deadline anyway, the agent only stops the tool then.
+    """
+    try:
+        seconds = float(values.get(protocol.DEPLOY_RUN_TIMEOUT))
+    except (TypeError, ValueError):
+        return None
+    return seconds if 0 < seconds < float('inf') else None
+
+
 class Deployment(object):
     """One item of the deployments list, read once."""
 
@@ -129,6 +142,7 @@ class Deployment(object):
         self.action = self.values.get(protocol.DEPLOY_ACTION)
         self.status_aware = protocol.is_true(
             self.values.get(protocol.DEPLOY_STATUS_AWARE))
+        self.run_timeout = _run_timeout(self.values)
         self.redactor = redaction.Redactor(self.values)
 
     def redacted(self):

@@ -61,6 +61,32 @@ class HookResult(object):
         return self.status_code != 0
 
 
+class TimeLimit(object):
+    """How long a hook may run, and the reason given when it runs out."""
+
+    def __init__(self, seconds, reason):
+        self.seconds = seconds
+        self.reason = reason  # % the hook's name
+
+
+def time_limit(cap, run_timeout):
+    """The hook's TimeLimit: the shorter of the two; None: no limit.
+
+    cap: the operator's hook_timeout; run_timeout: the deployment's own
+    deadline, after which Heat no longer waits for the result.
+    """
+    limits = []
+    if run_timeout:
+        limits.append(TimeLimit(run_timeout, 'hook %%s still running after '
+                                '%g s (run_timeout) and was killed'
+                                % run_timeout))
+    if cap:
+        limits.append(TimeLimit(cap, 'hook %%s did not finish within %s '
+                                'seconds (hook_timeout) and was killed'
+                                % cap))
+    return min(limits, key=lambda limit: limit.seconds) if limits else None
+
+
 def find_hook(name, hooks_dirs):
     """Path of hook `name`, searched in `hooks_dirs` then our own hooks."""
     for directory in list(hooks_dirs) + [PACKAGED_HOOKS_DIR]:
@@ -144,19 +170,20 @@ class Progress(object):
         self.journal.remove()
 
 
-def run(path, deployment, timeout, progress=None):
+def run(path, deployment, limit, progress=None):
     """Run the hook at `path` for `deployment`; always a HookResult.
 
+    limit: a TimeLimit, or None to let the hook run until it ends.
     progress: a Progress, told about time passing while the hook runs.
     """
     progress = progress or Progress()
     try:
-        return _run(path, deployment, timeout, progress)
+        return _run(path, deployment, limit, progress)
     finally:
         progress.close()
 
 
-def _run(path, deployment, timeout, progress):
+def _run(path, deployment, limit, progress):
     payload = json.dumps(deployment).encode('utf-8')
     try:
         proc = subprocess.Popen(_command(path), stdin=subprocess.PIPE,
@@ -168,7 +195,7 @@ def _run(path, deployment, timeout, progress):
         return HookResult(NOT_RUN, reason='hook %s could not be started: %s'
                           % (path, exc))
     progress.start(time.monotonic())
-    deadline = time.monotonic() + timeout
+    deadline = time.monotonic() + limit.seconds if limit else float('inf')
     while True:
         now = time.monotonic()
         wait = min(deadline, progress.due() or deadline, now + HOOK_POLL)
@@ -186,10 +213,8 @@ def _run(path, deployment, timeout, progress):
         if now >= deadline:
             _kill(proc)
             stdout, stderr = proc.communicate()
-            return HookResult(
-                TIMED_OUT, _text(stdout), _text(stderr),
-                reason='hook %s did not finish within %s seconds and was '
-                       'killed' % (os.path.basename(path), timeout))
+            return HookResult(TIMED_OUT, _text(stdout), _text(stderr),
+                              reason=limit.reason % os.path.basename(path))
         progress.tick(now)
     if proc.returncode < 0:
         # A hook killed by a signal leaves its tools unsupervised: stop

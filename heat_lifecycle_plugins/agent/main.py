@@ -143,10 +143,12 @@ def _run_hook(payload, deployment, settings, signaller):
             LOG.warning('Deployment %s: progress signal not delivered: %s',
                         name, error)
 
-    LOG.info('Deployment %s: running hook %s (group %s), time limit %ss',
-             name, hook, group, settings.hook_timeout)
+    limit = hook_runner.time_limit(settings.hook_timeout,
+                                   deployment.run_timeout)
+    LOG.info('Deployment %s: running hook %s (group %s), time limit %s',
+             name, hook, group, '%g s' % limit.seconds if limit else 'none')
     result = hook_runner.run(
-        hook, payload, settings.hook_timeout, hook_runner.Progress(
+        hook, payload, limit, hook_runner.Progress(
             _heartbeat(deployment, group, settings, signaller),
             settings.heartbeat_interval,
             _milestone(deployment, group, settings, signaller),

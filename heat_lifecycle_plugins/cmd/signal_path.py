@@ -180,6 +180,13 @@ def auth_ttl_finding(auth_ttl, agent):
             'Keystone [credential] auth_ttl not known (give '
             '--keystone-config-file): our CFN_SIGNAL URLs carry no '
             'timestamp and never expire with it'))
+    if not hook_timeout:
+        return checks.Finding(checks.OK, TOPIC, (
+            'Keystone [credential] auth_ttl = %d min; the agent\'s '
+            'hook_timeout is unset (a tool runs until its deployment\'s '
+            'run_timeout): our CFN_SIGNAL URLs carry no timestamp and never '
+            'expire with it, the in-tree type\'s (and wait conditions\') '
+            'are refused after %d min' % (auth_ttl, auth_ttl)))
     if auth_ttl * 60 >= hook_timeout:
         return checks.Finding(checks.OK, TOPIC, (
             'Keystone [credential] auth_ttl = %d min covers the agent\'s '

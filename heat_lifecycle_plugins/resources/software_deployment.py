@@ -162,7 +162,8 @@ class SoftwareDeployment(deployment_waiting.DeploymentWaiting,
     def _build_derived_inputs(self, action, source):
         inputs = [self._unexpiring(i) for i in super(
             SoftwareDeployment, self)._build_derived_inputs(action, source)
-            if i.name() != protocol.DEPLOY_STATUS_AWARE]
+            if i.name() not in (protocol.DEPLOY_STATUS_AWARE,
+                                protocol.DEPLOY_RUN_TIMEOUT)]
         if self._request:
             inputs = action_requests.with_action_inputs(
                 inputs, self.properties[self.ACTION_INPUTS],
@@ -172,6 +173,13 @@ class SoftwareDeployment(deployment_waiting.DeploymentWaiting,
             value=protocol.TRUE if self._status_aware() else protocol.FALSE,
             description=_('"true" if the server may signal progress with '
                           'deploy_status IN_PROGRESS.')))
+        if self.properties[self.RUN_TIMEOUT]:
+            inputs.append(swc_io.InputConfig(
+                name=protocol.DEPLOY_RUN_TIMEOUT, type=swc_io.STRING_TYPE,
+                value=str(self.properties[self.RUN_TIMEOUT]),
+                description=_('Seconds the deployment may run (its '
+                              'run_timeout): the agent stops the tool '
+                              'then.')))
         return inputs
 
     def _unexpiring(self, item):

@@ -46,7 +46,7 @@ def test_engine_sample_has_only_the_engine_options(tmp_path):
 def test_agent_sample_has_its_own_group_and_the_old_names(tmp_path):
     sample = _sample(tmp_path, 'heat-lifecycle-agent')
     assert '[heat_lifecycle_agent]' in sample
-    assert '#hook_timeout = 3600.0' in sample
+    assert '#hook_timeout = <None>' in sample  # no cap unless set
     assert ('# Deprecated group/name - '
             '[heat_lifecycle_plugins]/agent_hook_timeout') in sample
     assert '#log_file = <None>' in sample  # oslo.log's, the agent logs

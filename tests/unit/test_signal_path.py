@@ -136,7 +136,8 @@ def test_server_urls_unset_loopback_or_misshapen(tmp_path):
 
 
 def test_auth_ttl_against_the_agent_hook_timeout():
-    agent = signal_path.agent_settings()
+    agent = signal_path.agent_settings({'heat_lifecycle_agent': {
+        'hook_timeout': '3600'}})
     assert checks.render(signal_path.auth_ttl_finding(15, agent)) == (
         'warn signals: Keystone [credential] auth_ttl = 15 min < the agent\'s '
         'hook_timeout = 3600 s: our CFN_SIGNAL URLs carry no timestamp and '
@@ -144,6 +145,16 @@ def test_auth_ttl_against_the_agent_hook_timeout():
         'refused after 15 min; set [credential] auth_ttl >= 60 in '
         'keystone.conf if they are used')
     assert signal_path.auth_ttl_finding(60, agent).level == checks.OK
+
+
+def test_auth_ttl_without_a_hook_timeout_cap():
+    # The default: no cap, a tool runs until its deployment's run_timeout.
+    agent = signal_path.agent_settings()
+    assert agent['hook_timeout'] is None
+    finding = signal_path.auth_ttl_finding(15, agent)
+    assert finding.level == checks.OK
+    assert 'hook_timeout is unset' in checks.render(finding)
+    assert 'refused after 15 min' in checks.render(finding)
 
 
 def test_agent_signal_limit_over_heats_request_limit(tmp_path):

@@ -184,7 +184,8 @@ def test_cfn_signal_urls_do_not_expire(engine):
 
 def test_a_server_that_never_starts_fails_at_the_start_timeout(engine):
     ident = engine.create(deadline_stack(start_timeout=2), wait=False)
-    helpers.wait_for_delivery(engine, ident, 'CREATE')
+    item = helpers.wait_for_delivery(engine, ident, 'CREATE')
+    assert 'deploy_run_timeout' not in helpers.inputs_of(item)
     sd_id = helpers.software_deployment(engine, ident)['id']
     engine.wait(ident, 'CREATE', expect='FAILED', timeout=60)
     reason = ('the server never started the deployment in 2 s '
@@ -207,7 +208,9 @@ def test_a_server_that_never_starts_fails_at_the_start_timeout(engine):
 def test_a_deployment_that_runs_too_long_names_its_last_progress(engine):
     ident = engine.create(deadline_stack(start_timeout=60, run_timeout=3),
                           wait=False)
-    helpers.wait_for_delivery(engine, ident, 'CREATE')
+    item = helpers.wait_for_delivery(engine, ident, 'CREATE')
+    # The agent learns the deadline, to stop the tool when Heat gives up.
+    assert helpers.inputs_of(item)['deploy_run_timeout'] == '3'
     engine.signal(ident, 'deployment',
                   helpers.progress_signal('compiling step 7'))
     progressed = helpers.software_deployment(engine, ident)['updated_time']

@@ -1,0 +1,89 @@
+# Licensed under the Apache License, Version 2.0 (the "License"); you may
+# not use this file except in compliance with the License. You may obtain
+# a copy of the License at
+#
+#      http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+# WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+# License for the specific language governing permissions and limitations
+# under the License.
+"""How long the agent lets a hook run.
+
+No cap by default: the deployment's run_timeout (the deploy_run_timeout
+input) is the limit, as Heat enforces it; an operator's hook_timeout caps
+it. Seconds stand in for the hours a real tool may take.
+"""
+
+import os
+
+from tests.agent.conftest import deployment
+
+
+def _alive(pid):
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    with open('/proc/%d/stat' % pid) as f:
+        return f.read().split(') ')[-1][0] != 'Z'  # a zombie is dead
+
+
+def test_no_cap_by_default(agent, receiver):
+    agent.write([deployment(group='sleeper', deploy_signal_id=receiver.url())])
+    run = agent.run(env=agent.env(SLEEP='1.5'))
+    assert run.returncode == 0, run.stderr
+    assert 'time limit none' in run.stderr
+    body, = receiver.bodies
+    assert body['deploy_status_code'] == 0 and body['result'] == 'rested'
+
+
+def test_a_tool_its_run_timeout_allows_completes_past_the_cap_it_had(
+        agent, receiver):
+    # 3 s of work under a 30 s run_timeout: no hidden shorter limit.
+    agent.write([deployment(group='sleeper', deploy_status_aware='true',
+                            deploy_run_timeout='30',
+                            deploy_signal_id=receiver.url())])
+    run = agent.run(env=agent.env(SLEEP='3'))
+    assert run.returncode == 0, run.stderr
+    assert 'time limit 30 s' in run.stderr
+    final = receiver.bodies[-1]
+    assert final['deploy_status'] == 'COMPLETE'
+    assert final['result'] == 'rested'
+
+
+def test_a_tool_past_its_run_timeout_is_killed_with_that_reason(
+        agent, receiver):
+    agent.write([deployment(group='hanger', deploy_status_aware='true',
+                            deploy_run_timeout='2',
+                            deploy_signal_id=receiver.url())])
+    run = agent.run()
+    assert run.returncode == 0, run.stderr
+    final = receiver.bodies[-1]
+    assert final['deploy_status'] == 'FAILED'
+    assert final['deploy_status_code'] == 124
+    assert final['deploy_status_reason'].startswith(
+        'hook hanger still running after 2 s (run_timeout) and was killed')
+    assert not _alive(int((agent.record_dir / 'tool.pid').read_text()))
+
+
+def test_the_shorter_of_cap_and_run_timeout_applies(agent, receiver):
+    agent.write([deployment(group='hanger', deploy_run_timeout='600',
+                            deploy_signal_id=receiver.url())])
+    run = agent.run('--hook-timeout', '1')
+    assert run.returncode == 0, run.stderr
+    body, = receiver.bodies
+    assert body['deploy_status_code'] == 124
+    assert ('hook hanger did not finish within 1.0 seconds (hook_timeout) '
+            'and was killed') in body['deploy_stderr']
+
+
+def test_a_run_timeout_that_is_no_number_is_no_limit(agent, receiver):
+    agent.write([deployment(group='sleeper', deploy_run_timeout='soon',
+                            deploy_signal_id=receiver.url())])
+    run = agent.run(env=agent.env(SLEEP='1'))
+    assert run.returncode == 0, run.stderr
+    assert 'time limit none' in run.stderr
+    assert 'Traceback' not in run.stderr
+    assert receiver.bodies[-1]['deploy_status_code'] == 0
