@@ -22,6 +22,7 @@ import sys
 
 import pytest
 
+from tests.agent import heat_agents as heat_agents_files
 from tests.agent import http_stand_ins
 
 AGENT = os.path.join(os.path.dirname(sys.executable), 'heat-lifecycle-agent')
@@ -86,6 +87,15 @@ def hooks_dir(tmp_path):
         hook.write_text(text)
         hook.chmod(0o755)
     return str(path)
+
+
+@pytest.fixture(scope='session')
+def heat_agents():
+    """The directory of heat-agents' own files (tests/agent/heat_agents)."""
+    try:
+        return heat_agents_files.files()
+    except heat_agents_files.NotAvailable as exc:
+        pytest.fail(str(exc), pytrace=False)
 
 
 @pytest.fixture
