@@ -61,3 +61,77 @@ def test_insert_mid_list_keeps_the_other_members(driver, heat):
     replaced = [e for e in driver.events(stack_id)
                 if e.resource_status == 'DELETE_COMPLETE']
     assert replaced == [], [stacks.describe_event(e) for e in replaced]
+
+
+NONE, RANDOM, TEST = ('OS::Heat::None', 'OS::Heat::RandomString',
+                      'OS::Heat::TestResource')
+POSITIONS = '''
+heat_template_version: 2016-10-14
+parameters:
+  types: {type: comma_delimited_list}
+resources:
+  chain:
+    type: OS::Heat::ResourceChain
+    properties:
+      resources: {get_param: types}
+outputs:
+  refs: {value: {get_attr: [chain, refs]}}
+  first: {value: {get_attr: [chain, resource.0]}}
+  last: {value: {get_attr: [chain, resource.2]}}
+'''
+
+
+def chain_members(hc, stack_id):
+    """{name: (type, physical id)} of the members in the chain's stack."""
+    nested = hc.resources.get(stack_id, 'chain').physical_resource_id
+    return {r.resource_name: (r.resource_type, r.physical_resource_id)
+            for r in hc.resources.list(nested)}
+
+
+def set_types(driver, stack_id, types):
+    params = {'types': ','.join(types)}
+    if stack_id is None:
+        return driver.create(POSITIONS, params)
+    driver.update(stack_id, POSITIONS, params)
+    return stack_id
+
+
+def by_position(driver, stack_id, count):
+    """The chain's `refs`, once `resource.0` and `resource.2` agree."""
+    out = driver.outputs(stack_id)
+    assert len(out['refs']) == count
+    if count > 2:
+        assert out['last'] == out['refs'][2]
+    assert out['first'] == out['refs'][0]
+    return out['refs']
+
+
+def test_a_chain_that_keeps_no_member_is_named_by_position(driver, heat):
+    # The in-tree chain's nested stack then holds {'0': None} too.
+    stack_id = set_types(driver, None, [RANDOM, RANDOM])
+    set_types(driver, stack_id, [NONE])
+    members = chain_members(heat, stack_id)
+    assert {n: t for n, (t, _id) in members.items()} == {'0': NONE}
+    assert by_position(driver, stack_id, 1) == [members['0'][1]]
+
+
+def test_a_shrink_to_one_member_of_another_type_is_named_0(driver, heat):
+    stack_id = set_types(driver, None, [TEST, RANDOM, TEST])
+    old = chain_members(heat, stack_id)
+    set_types(driver, stack_id, [NONE])
+    members = chain_members(heat, stack_id)
+    assert {n: t for n, (t, _id) in members.items()} == {'0': NONE}
+    assert members['0'][1] not in [pid for _t, pid in old.values()]
+    assert by_position(driver, stack_id, 1) == [members['0'][1]]
+
+
+def test_an_insert_at_0_keeps_the_members_names_and_ids(driver, heat):
+    stack_id = set_types(driver, None, [TEST, NONE])
+    before = chain_members(heat, stack_id)
+    set_types(driver, stack_id, [NONE, TEST, NONE])
+    after = chain_members(heat, stack_id)
+    assert after['0'] == before['0'] and after['1'] == before['1']
+    [new] = set(after) - set(before)
+    assert after[new][0] == NONE and new not in ('0', '1')
+    assert by_position(driver, stack_id, 3) == [
+        after[new][1], after['0'][1], after['1'][1]]
