@@ -14,6 +14,7 @@
 import subprocess
 import sys
 
+from heat_lifecycle_plugins.agent import hook_runner
 from heat_lifecycle_plugins.agent import milestones
 from tests.agent.conftest import deployment
 
@@ -52,6 +53,8 @@ def test_the_agent_relays_a_tools_milestones_coalesced(agent, receiver):
     relayed = [b['deploy_status_reason'] for b in receiver.bodies[1:-1]]
     assert set(statuses[1:-1]) == {'IN_PROGRESS'}
     # Steps 1-3 come within one interval at most twice; 4 and 5 each alone.
+    # (Wall-clock bounds: the coalescing itself is asserted without a
+    # clock by test_milestones_within_one_interval_are_sent_as_one.)
     assert 3 <= len(relayed) <= 5, relayed
     assert relayed[-2:] == ['script hook: step 4 of 5: restarting',
                             'script hook: step 5 of 5: checking (100%)']
@@ -63,6 +66,39 @@ def test_the_agent_relays_a_tools_milestones_coalesced(agent, receiver):
     assert len(relayed) + sum(counted) == 5, relayed
     assert 'pa55word-xyz' not in str(receiver.bodies)
     assert receiver.bodies[-1]['deploy_stdout'] == 'done\n'
+
+
+def test_milestones_within_one_interval_are_sent_as_one(tmp_path):
+    # The clock is the test's: tick(now) is told the time, nothing sleeps.
+    sent = []
+    progress = hook_runner.Progress(
+        milestone=lambda latest, replaced: sent.append(
+            (latest.message, replaced)),
+        milestone_interval=5, directory=str(tmp_path))
+
+    def report(*messages):
+        with open(progress.journal.path, 'a') as f:
+            f.writelines(m + '\n' for m in messages)
+
+    try:
+        progress.start(100)
+        report('step 1', 'step 2', 'step 3')
+        progress.tick(101)
+        progress.tick(104.9)
+        assert sent == []  # not read before the interval ends
+        assert progress.due() == 105
+        progress.tick(105)
+        assert sent == [('step 3', 2)]  # the latest, counting the others
+        report('step 4')
+        progress.tick(107)
+        assert progress.due() == 110
+        progress.tick(110)
+        progress.tick(115)  # nothing new: nothing sent
+        report('step 5', 'step 6')
+        progress.tick(120)
+        assert sent == [('step 3', 2), ('step 4', 0), ('step 6', 1)]
+    finally:
+        progress.close()
 
 
 def test_no_milestones_relayed_unless_status_aware(agent, receiver):
