@@ -45,6 +45,7 @@ SD = IN_TREE_SOFTWARE_DEPLOYMENT + '.'
 SC = IN_TREE_SOFTWARE_CONFIG + '.'
 SD_USE = 'software_deployment.SoftwareDeployment'
 SIGNALS_USE = 'deployment_signals (compare-and-swap of a signal)'
+CALLERS_USE = 'signal_callers (who may signal a deployment)'
 
 
 def _columns(model, names, used):
@@ -215,6 +216,20 @@ CONTRACT = (
          refers_to=('groups',), used='threads_spent (benchmarks, tests)'),
     Name('heat.common.context:StoredContext._load_keystone_data', '(self)',
          used='stored_context_without_keystone (benchmarks/signals.py)'),
+
+    # Who sent a signal (signal_callers): resource_signal loads the stack
+    # with its stored context, which keeps the request's id; the caller's
+    # own context is the one the RPC server deserialized, oslo.context's
+    # current context of the thread.
+    Name(STACK + '.__init__', refers_to=('stored_context',),
+         used=CALLERS_USE),
+    Name(STACK + '.stored_context', '(self)', refers_to=('request_id',),
+         used=CALLERS_USE),
+    Name('heat.common.messaging:RequestContextSerializer.deserialize_context',
+         '(ctxt)', refers_to=('from_dict',), used=CALLERS_USE),
+    Name('heat.common.context:StoredContext', used=CALLERS_USE),
+    Name('heat.engine.resources.stack_user:StackUser._get_user_id', '(self)',
+         used=CALLERS_USE + ' (the deployment\'s own stack user)'),
 )
 
 

@@ -153,6 +153,30 @@ def stored_stack(context, stack_id):
     return StoredStack(row.status, row.status_reason, row.current_traversal)
 
 
+# -- who sent a signal --------------------------------------------------------
+
+def signal_caller(resource):
+    """The request context of the signal `resource` is handling, or None.
+
+    EngineService.resource_signal loads the stack with its stored context
+    (the stack owner's credentials), keeping the request's id; the RPC
+    server made the caller's context oslo.context's current one. None when
+    the current context is not that request's (the signal is refused).
+    """
+    from heat.common import context as heat_context
+    from oslo_context import context as oslo_context
+    current = oslo_context.get_current()
+    if (current is None or isinstance(current, heat_context.StoredContext)
+            or current.request_id != resource.context.request_id):
+        return None
+    return current
+
+
+def stack_user_id(resource):
+    """The id of the resource's own stack user (Keystone), or None."""
+    return resource._get_user_id()
+
+
 # -- engine service internals ------------------------------------------------
 
 def global_environment(config_file=None):

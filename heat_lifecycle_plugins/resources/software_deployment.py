@@ -41,6 +41,7 @@ from heat_lifecycle_plugins.resources import common
 from heat_lifecycle_plugins.resources import component_config
 from heat_lifecycle_plugins.resources import deployment_signals
 from heat_lifecycle_plugins.resources import deployment_waiting
+from heat_lifecycle_plugins.resources import signal_callers
 from heat_lifecycle_plugins.resources import software_component
 
 LOG = logging.getLogger(__name__)
@@ -55,7 +56,8 @@ def _deadline_schema(description):
 InTreeSoftwareDeployment = heat_internals.in_tree_software_deployment()
 
 
-class SoftwareDeployment(deployment_waiting.DeploymentWaiting,
+class SoftwareDeployment(signal_callers.SignalCallers,
+                         deployment_waiting.DeploymentWaiting,
                          InTreeSoftwareDeployment):
     """Associates a server with a software config or component.
 
@@ -80,7 +82,8 @@ class SoftwareDeployment(deployment_waiting.DeploymentWaiting,
     ``deploy_status_reason``; FAILED fails the deployment with that reason,
     as does a non-zero ``deploy_status_code``, an error output or an
     unknown ``deploy_status``; COMPLETE or no ``deploy_status`` (older
-    agents) completes it.
+    agents) completes it. Signals are taken only from a member of the
+    project or the deployment's own credentials (a reader gets a 403).
 
     Deadlines (HEAT_SIGNAL and CFN_SIGNAL): ``start_timeout`` fails the
     deployment when no signal of any kind arrived that many seconds after it
