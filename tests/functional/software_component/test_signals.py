@@ -17,6 +17,10 @@ keeps the deployment IN_PROGRESS; nothing overwrites a final status.
 
 import time
 
+from heat.common import context as heat_context
+from heat.common import exception
+import pytest
+
 from tests.functional.software_component import helpers
 
 OUTPUTS = [{'name': 'root_url'}, {'name': 'error', 'error_output': True}]
@@ -82,6 +86,34 @@ def test_late_duplicate_and_progress_after_completion_change_nothing(engine):
     assert helpers.signal_events(engine, ident) == [
         ('IN_PROGRESS', 'Signal: deployment %s succeeded' % sd_id),
         ('COMPLETE', ignored), ('COMPLETE', ignored), ('COMPLETE', ignored)]
+    engine.delete(ident)
+
+
+def with_roles(ctx, *roles):
+    """A copy of request context `ctx` whose user has only `roles`."""
+    return heat_context.RequestContext.from_dict(dict(ctx.to_dict(),
+                                                      roles=list(roles)))
+
+
+def test_a_readers_signal_is_refused_and_stores_nothing(engine):
+    ident, _, sd_id = started(engine)
+    reader = with_roles(engine.ctx, 'reader')
+    for body in ({'deploy_status': 'FAILED', 'deploy_status_reason': 'no'},
+                 helpers.progress_signal('pretending')):
+        with pytest.raises(exception.Forbidden) as refused:
+            engine.client.resource_signal(reader, ident, 'deployment', body,
+                                          sync_call=True)
+        assert str(refused.value).startswith(
+            'You are not authorized to use signals to deployment (the '
+            'caller has neither a member role on the project (its roles: '
+            'reader) nor the deployment\'s own credentials')
+    assert state(engine, ident) == (('CREATE', 'IN_PROGRESS'),
+                                    'IN_PROGRESS', 'Deploy data available')
+    assert helpers.signal_events(engine, ident) == []
+    engine.signal(ident, 'deployment', helpers.final_signal())
+    engine.wait(ident, 'CREATE')
+    assert helpers.signal_events(engine, ident) == [
+        ('IN_PROGRESS', 'Signal: deployment %s succeeded' % sd_id)]
     engine.delete(ident)
 
 
