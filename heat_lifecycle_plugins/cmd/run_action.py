@@ -112,6 +112,23 @@ def _event_line(event):
         event.get('resource_status'), event.get('resource_status_reason'))
 
 
+def send_request(update, read, args, pause=0.5):
+    """Send the stack update; rp.RunActionError if Heat drops it twice.
+
+    Right after a FAILED request Heat may drop this one: never report
+    the earlier failure as this request's. update, read: as
+    stack_updates.send's, on heat-api's stack (a dict).
+    """
+    try:
+        return stack_updates.send(update, read, _facts, pause=pause)
+    except stack_updates.Dropped as exc:
+        raise rp.RunActionError(
+            '%s of %s: Heat dropped the request %d times (the stack '
+            'stays %s); send it again' % (
+                args.action, args.resource, exc.attempts,
+                exc.after['stack_status']))
+
+
 class Run(object):
     """One run-action: request, follow, report."""
 
@@ -174,18 +191,10 @@ class Run(object):
         from heatclient import exc as heat_exc
         self.seen = {e['id'] for e in self._events()}
         try:
-            # Right after a FAILED request Heat may drop this one: never
-            # report the earlier failure as this request's.
-            stack_updates.send(
+            send_request(
                 lambda: hc.stacks.update(stack_id, existing=True,
                                          parameters=params),
-                lambda: hc.stacks.get(stack_id).to_dict(), _facts)
-        except stack_updates.Dropped as exc:
-            raise rp.RunActionError(
-                '%s of %s: Heat dropped the request %d times (the stack '
-                'stays %s); send it again' % (
-                    args.action, args.resource, exc.attempts,
-                    exc.after['stack_status']))
+                lambda: hc.stacks.get(stack_id).to_dict(), args)
         except heat_exc.HTTPException as exc:
             if (getattr(exc, 'code', None) or 0) < 500:
                 raise

@@ -11,8 +11,11 @@
 # under the License.
 """When an update was dropped, and sending it again (plain callables)."""
 
+import argparse
+
 import pytest
 
+from heat_lifecycle_plugins.cmd import heat_api
 from heat_lifecycle_plugins.cmd import run_action
 from heat_lifecycle_plugins.cmd import stack_updates
 
@@ -69,3 +72,25 @@ def test_heat_api_statuses_split_into_heats_own():
         'IN_PROGRESS', T1)
     assert run_action._facts(
         {'stack_status': 'CREATE_FAILED'}) == ('FAILED', None)
+
+
+BACKUP = argparse.Namespace(action='BACKUP', resource='app.backup')
+
+
+def test_run_action_says_heat_dropped_its_request_twice():
+    stack = Stack(drops=2)
+    with pytest.raises(heat_api.CommandError) as raised:
+        run_action.send_request(stack.update, stack.read, BACKUP, pause=0)
+    assert stack.sent == 2
+    # Never the earlier failure (UPDATE_FAILED) as this request's result.
+    assert str(raised.value) == (
+        'BACKUP of app.backup: Heat dropped the request 2 times (the stack '
+        'stays UPDATE_FAILED); send it again')
+
+
+def test_run_action_follows_a_request_taken_the_second_time():
+    stack = Stack(drops=1)
+    after = run_action.send_request(stack.update, stack.read, BACKUP,
+                                    pause=0)
+    assert stack.sent == 2
+    assert after['stack_status'] == 'UPDATE_IN_PROGRESS'
