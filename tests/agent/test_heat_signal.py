@@ -112,7 +112,8 @@ def _context(heat_api):
     Keystone admin calls still go to Heat's FakeKeystoneClient.
     """
     from heat.tests import utils
-    ctx = utils.dummy_context(password='secret', user_id='test_user')
+    ctx = utils.dummy_context(password='secret', user_id='test_user',
+                              roles=['member'])
     ctx.auth_url = heat_api.auth_url
     heat_api.accept(ctx.username, ctx.password, ctx.project_id)
     return ctx
