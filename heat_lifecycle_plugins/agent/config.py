@@ -53,7 +53,8 @@ agent_opts = [
                   '/var/lib/heat-config/hooks'],
          help='Directories searched, in order, for the hook named like the '
               'config group; HEAT_CONFIG_HOOKS is searched first and the '
-              'hooks shipped with this package last.'),
+              'hooks shipped with this package last (or where the entry '
+              '@packaged stands).'),
     _opt(cfg.FloatOpt, 'hook_timeout', default=None, min=0,
          help='A cap, in seconds, on how long one deployment\'s hook may '
               'run; then it and the tools it started are killed and the '

@@ -33,6 +33,9 @@ LOG = logging.getLogger(__name__)
 
 PACKAGED_HOOKS_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                   'hooks')
+# A hooks directory named so is PACKAGED_HOOKS_DIR: `--hooks-dir @packaged`
+# puts our hooks before heat-agents' on an image that has both.
+PACKAGED = '@packaged'
 KILL_GRACE_SECONDS = 5
 HOOK_POLL = 1.0  # seconds between two looks at whether the hook was killed
 # Status codes reported for failures of the agent itself: a deployment it
@@ -88,8 +91,13 @@ def time_limit(cap, run_timeout):
 
 
 def find_hook(name, hooks_dirs):
-    """Path of hook `name`, searched in `hooks_dirs` then our own hooks."""
+    """Path of hook `name`, searched in `hooks_dirs` then our own hooks.
+
+    An entry PACKAGED of `hooks_dirs` stands for our own hooks' directory.
+    """
     for directory in list(hooks_dirs) + [PACKAGED_HOOKS_DIR]:
+        if directory == PACKAGED:
+            directory = PACKAGED_HOOKS_DIR
         if directory:
             path = os.path.join(directory, name)
             if os.path.isfile(path):
@@ -100,7 +108,8 @@ def find_hook(name, hooks_dirs):
 def _command(path):
     # Our own hooks are Python files that may lose their mode bit in a
     # wheel: run them with this interpreter.
-    if os.path.dirname(path) == PACKAGED_HOOKS_DIR:
+    if os.path.realpath(os.path.dirname(path)) == os.path.realpath(
+            PACKAGED_HOOKS_DIR):
         return [sys.executable, path]
     return [path]
 

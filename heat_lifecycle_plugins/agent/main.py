@@ -326,7 +326,8 @@ def _parser():
                         '$HEAT_CONFIG_DEPLOYED or deployed_dir)')
     parser.add_argument('--hooks-dir', action='append', default=[],
                         help='hooks directory, searched before '
-                             '$HEAT_CONFIG_HOOKS and hooks_dirs; repeatable')
+                             '$HEAT_CONFIG_HOOKS and hooks_dirs; repeatable; '
+                             '@packaged: the hooks shipped with the agent')
     _add_option_flags(parser)
     parser.add_argument('--debug', action='store_true',
                         help='log at DEBUG level')
