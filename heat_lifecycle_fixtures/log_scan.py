@@ -17,10 +17,17 @@ for credentials in the shapes the services and the agent would print
 them: an unmasked deploy_password or password value, an X-Auth-Token or
 X-Subject-Token header that is not hashed, a signed URL's Signature.
 A finding names the file, the line and the kind, never the secret.
+
+A Scan also counts the files it read and looks for a planted canary: a
+made-up secret that the session's processes write to their own logs
+(HLP_LOG_CANARY, written by announce_canary()). A scan that read nothing,
+or missed the canary, fails: it could not have found a real secret.
 """
 
 import os
 import re
+import sys
+import uuid
 
 # (kind, pattern): group 1 is the secret; a masked value ('***' as
 # oslo.utils masks it, '{SHA256}...' as keystoneauth hashes tokens) is
@@ -45,6 +52,7 @@ PATTERNS = (
     ('signed URL', re.compile(r'Signature=([A-Za-z0-9%+/=]{16,})')),
 )
 MAX_FINDINGS = 20
+CANARY_ENV = 'HLP_LOG_CANARY'
 
 
 def log_files(root):
@@ -102,17 +110,79 @@ def tracebacks(roots, expected=()):
 
 def findings(roots, secrets=()):
     """'path:line: kind' for each secret in the logs below `roots`."""
-    known = [s for s in set(secrets) if s]
-    found = []
+    scan = Scan(secrets)
     for root in roots:
+        scan.read(root)
+    return scan.findings
+
+
+def new_canary():
+    """A made-up secret to plant in the logs, never a real one."""
+    return 'hlp-canary-%s' % uuid.uuid4().hex
+
+
+def announce_canary(stream=None):
+    """Write the planted canary, if any, to this process's log."""
+    canary = os.environ.get(CANARY_ENV)
+    if canary:
+        stream = stream or sys.stderr
+        stream.write('log scan canary: %s\n' % canary)
+        stream.flush()
+
+
+class Scan(object):
+    """The logs below some directories, each file read once.
+
+    secrets: the passwords the cloud was given (a set that may grow);
+    canary: the planted secret, reported apart from the real findings.
+    """
+
+    def __init__(self, secrets=(), canary=None):
+        self.secrets = secrets
+        self.canary = canary
+        self.read_files = []
+        self.findings = []  # 'path:line: kind', at most MAX_FINDINGS
+        self.canary_at = []  # 'path:line' of each line with the canary
+
+    def read(self, root):
+        """Scan the *.log files below `root` not read yet."""
+        known = [s for s in set(self.secrets) if s and s != self.canary]
         for path in log_files(root):
+            if path in self.read_files:
+                continue
+            self.read_files.append(path)
             with open(path, encoding='utf-8', errors='replace') as f:
                 for number, line in enumerate(f, 1):
-                    kinds = ['a known password' for s in known if s in line]
-                    kinds += [kind for kind, pattern in PATTERNS
-                              if pattern.search(line)]
-                    found += ['%s:%d: %s' % (path, number, kind)
-                              for kind in sorted(set(kinds))]
-                    if len(found) >= MAX_FINDINGS:
-                        return found
-    return found
+                    self._line(path, number, line, known)
+
+    def _line(self, path, number, line, known):
+        if self.canary and self.canary in line:
+            self.canary_at.append('%s:%d' % (path, number))
+            line = line.replace(self.canary, '')  # not a real finding
+        kinds = ['a known password' for s in known if s in line]
+        kinds += [kind for kind, pattern in PATTERNS if pattern.search(line)]
+        for kind in sorted(set(kinds)):
+            if len(self.findings) < MAX_FINDINGS:
+                self.findings.append('%s:%d: %s' % (path, number, kind))
+
+    def problems(self, canary_in=()):
+        """What fails the scan: nothing read, no canary, each finding.
+
+        canary_in: names of log files (os-collect-config.log) that must
+        hold the canary in one of them when any of them was read.
+        """
+        found = []
+        if not self.read_files:
+            found.append('no log file was read')
+        elif self.canary and not self.canary_at:
+            found.append('the planted canary is in none of the %d logs '
+                         'read' % len(self.read_files))
+        for name in canary_in:
+            named = [p for p in self.read_files
+                     if os.path.basename(p) == name]
+            held = [a for a in self.canary_at
+                    if os.path.basename(a.rsplit(':', 1)[0]) == name]
+            if named and self.canary and not held:
+                found.append('the planted canary is in none of the %d %s '
+                             'files read' % (len(named), name))
+        return found + ['secret: %s' % f for f in self.findings]

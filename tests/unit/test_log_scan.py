@@ -11,12 +11,20 @@
 # under the License.
 """The log scan the e2e and fault tiers run on every log of their session.
 
-It must find each shape of secret, and not a masked one.
+It must find each shape of secret, and not a masked one; count what it
+read; find the canary the session's processes plant, apart from the real
+findings.
 """
+
+import io
+import os
+import subprocess
+import sys
 
 import pytest
 
 from heat_lifecycle_fixtures import log_scan
+from heat_lifecycle_fixtures import process
 
 FOUND = [
     ('{"name": "deploy_password", "value": "Zq9xLmP4aV"}', 'deploy_password'),
@@ -79,3 +87,89 @@ def test_a_traceback_is_named_by_its_exception_line(tmp_path, raised, found):
         tmp_path / 'heat-engine.log', raised)] if found else []
     assert log_scan.tracebacks([str(tmp_path)],
                                ('heat.common.exception.',)) == expected
+
+
+CANARY = 'hlp-canary-0123456789abcdef'
+
+
+def planted(monkeypatch, path, before='', after=''):
+    """A log with the canary as announce_canary() writes it."""
+    monkeypatch.setenv(log_scan.CANARY_ENV, CANARY)
+    out = io.StringIO()
+    log_scan.announce_canary(out)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(before + out.getvalue() + after)
+
+
+def test_a_scan_counts_each_file_it_read_once(tmp_path):
+    (tmp_path / 'a').mkdir()
+    for name in ('a/heat-api.log', 'keystone.log', 'notes.txt'):
+        (tmp_path / name).write_text('ok\n')
+    scan = log_scan.Scan({'demo-secret'})
+    scan.read(str(tmp_path / 'a'))
+    scan.read(str(tmp_path))  # again, below a root already read
+    assert sorted(scan.read_files) == [str(tmp_path / 'a' / 'heat-api.log'),
+                                       str(tmp_path / 'keystone.log')]
+    assert scan.problems() == []
+
+
+def test_a_scan_that_read_nothing_fails(tmp_path):
+    scan = log_scan.Scan({'demo-secret'}, CANARY)
+    scan.read(str(tmp_path))
+    assert scan.problems() == ['no log file was read']
+
+
+def test_the_canary_is_reported_where_planted_and_only_there(
+        tmp_path, monkeypatch):
+    agent_log = tmp_path / 'servers' / 's1' / 'os-collect-config.log'
+    planted(monkeypatch, agent_log, before='INFO Executing\n')
+    (tmp_path / 'heat-api.log').write_text('password=demo-secret\n')
+    scan = log_scan.Scan({'demo-secret', CANARY}, CANARY)
+    scan.read(str(tmp_path))
+    assert scan.canary_at == ['%s:2' % agent_log]
+    # The canary is no finding; a real secret still is.
+    assert scan.findings == ['%s:1: a known password'
+                             % (tmp_path / 'heat-api.log')]
+    assert scan.problems(['os-collect-config.log']) == [
+        'secret: %s:1: a known password' % (tmp_path / 'heat-api.log')]
+
+
+def test_a_canary_not_found_fails_the_scan(tmp_path, monkeypatch):
+    (tmp_path / 'servers' / 's1').mkdir(parents=True)
+    (tmp_path / 'servers' / 's1' / 'os-collect-config.log').write_text(
+        'INFO Executing\n')
+    (tmp_path / 'heat-api.log').write_text('started\n')
+    scan = log_scan.Scan((), CANARY)
+    scan.read(str(tmp_path))
+    assert scan.problems() == ['the planted canary is in none of the 2 '
+                               'logs read']
+    planted(monkeypatch, tmp_path / 'keystone.log')
+    scan.read(str(tmp_path))
+    assert scan.problems() == []
+    # Read agents' logs must hold it too, in one of them at least.
+    assert scan.problems(['os-collect-config.log']) == [
+        'the planted canary is in none of the 1 os-collect-config.log '
+        'files read']
+
+
+def test_nothing_is_announced_without_a_canary(monkeypatch):
+    monkeypatch.delenv(log_scan.CANARY_ENV, raising=False)
+    out = io.StringIO()
+    log_scan.announce_canary(out)
+    assert out.getvalue() == ''
+
+
+@pytest.mark.parametrize('argv', [
+    # The agent's log: os-collect-config's command, before the agent.
+    ['-m', 'heat_lifecycle_fixtures.refresh_config', '--help'],
+    # A service's log: gunicorn's app module, before the app.
+    ['-c', 'import heat_lifecycle_fixtures.wsgi_app'],
+])
+def test_the_sessions_processes_write_the_canary(tmp_path, argv):
+    env = process.child_env(dict(
+        os.environ, OS_CONFIG_FILES='', HLP_WSGI_APP='none',
+        HLP_WSGI_CONFIG='none', HEAT_SHELL_CONFIG=str(tmp_path / 'hc'),
+        **{log_scan.CANARY_ENV: CANARY}))
+    run = subprocess.run([sys.executable] + argv, env=env, timeout=120,
+                         capture_output=True, text=True)
+    assert 'log scan canary: %s\n' % CANARY in run.stderr
