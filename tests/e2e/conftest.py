@@ -34,22 +34,40 @@ EXAMPLES = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
 
 
 KEYSTONE_OPTIONS = {'credential': {'auth_ttl': 1}}
+# The agents' logs (their hooks' output included) hold the canary too.
+AGENT_LOGS = ('os-collect-config.log',)
 
 
 @pytest.fixture(scope='session')
-def cloud(tmp_path_factory):
+def secrets_scan():
+    """The session's log_scan.Scan, and its canary in the environment.
+
+    The services and agents started after this write the canary to their
+    logs (log_scan.announce_canary): a scan that misses it fails.
+    """
+    canary = log_scan.new_canary()
+    os.environ[log_scan.CANARY_ENV] = canary
+    yield log_scan.Scan(canary=canary)
+    os.environ.pop(log_scan.CANARY_ENV, None)
+
+
+@pytest.fixture(scope='session')
+def cloud(tmp_path_factory, secrets_scan):
     from heat_lifecycle_fixtures.cloud import Cloud
     if not Cloud.available():
         pytest.fail('mariadb-server and rabbitmq-server are needed: run '
                     'tools/run-tests.sh (as root), which installs them')
     with Cloud(str(tmp_path_factory.mktemp('cloud')),
                keystone_options=KEYSTONE_OPTIONS) as env:
+        secrets_scan.secrets = env.keystone.passwords  # a set that grows
         yield env
     # Every service's, agent's and hook's log of the session, once the
     # cloud is stopped: no password, token or deploy_password in any.
-    found = log_scan.findings([str(tmp_path_factory.getbasetemp())],
-                              env.keystone.passwords)
-    assert not found, 'secrets in the logs:\n%s' % '\n'.join(found)
+    secrets_scan.read(str(tmp_path_factory.getbasetemp()))
+    problems = secrets_scan.problems(AGENT_LOGS)
+    assert len(secrets_scan.read_files) > 0 and not problems, (
+        'log scan of %d files:\n%s' % (len(secrets_scan.read_files),
+                                       '\n'.join(problems)))
 
 
 # A CREATE workflow that fails the way a real one does: a task errors out.
@@ -90,6 +108,8 @@ def example(name):
 
 
 @pytest.fixture
-def driver(heat, tmp_path):
+def driver(heat, tmp_path, secrets_scan):
     with stacks.StackDriver(heat, str(tmp_path), prefix='e2e') as drv:
         yield drv
+    # Its agents' logs, before pytest removes a passed test's tmp_path.
+    secrets_scan.read(str(tmp_path))

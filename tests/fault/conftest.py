@@ -32,6 +32,7 @@ from tests.e2e.conftest import cloud  # noqa: F401 (a shared fixture)
 from tests.e2e.conftest import driver  # noqa: F401
 from tests.e2e.conftest import heat  # noqa: F401
 from tests.e2e.conftest import mistral_workflows  # noqa: F401
+from tests.e2e.conftest import secrets_scan  # noqa: F401
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))))
