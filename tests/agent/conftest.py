@@ -105,6 +105,16 @@ def receiver():
     server.stop()
 
 
+def alive(pid):
+    """Whether process `pid` runs (a zombie of a gone parent is dead)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    with open('/proc/%d/stat' % pid) as f:
+        return f.read().split(') ')[-1][0] != 'Z'
+
+
 def inputs(**values):
     return [{'name': k, 'value': v, 'type': 'String'}
             for k, v in values.items()]

@@ -23,6 +23,7 @@ import time
 
 import pytest
 
+from tests.agent.conftest import alive
 from tests.agent.conftest import deployment
 
 SCRIPT = '''#!/bin/sh
@@ -202,16 +203,6 @@ def test_non_zero_exit_is_never_success(agent, receiver):
     assert 'exited with status 3' in final['deploy_status_reason']
 
 
-def _alive(pid):
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    # A zombie waiting for its (gone) parent counts as dead.
-    with open('/proc/%d/stat' % pid) as f:
-        return f.read().split(') ')[-1][0] != 'Z'
-
-
 def test_hook_time_limit_kills_the_tool_and_fails(agent, receiver):
     agent.write([deployment(group='hanger', deploy_status_aware='true',
                             deploy_signal_id=receiver.url())])
@@ -224,7 +215,7 @@ def test_hook_time_limit_kills_the_tool_and_fails(agent, receiver):
     assert 'did not finish within 2.0 seconds' in \
         final['deploy_status_reason']
     tool_pid = int((agent.record_dir / 'tool.pid').read_text())
-    assert not _alive(tool_pid)
+    assert not alive(tool_pid)
 
 
 def test_secrets_stay_out_of_signal_logs_and_state(agent, receiver):

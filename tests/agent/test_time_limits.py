@@ -16,18 +16,8 @@ input) is the limit, as Heat enforces it; an operator's hook_timeout caps
 it. Seconds stand in for the hours a real tool may take.
 """
 
-import os
-
+from tests.agent.conftest import alive
 from tests.agent.conftest import deployment
-
-
-def _alive(pid):
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    with open('/proc/%d/stat' % pid) as f:
-        return f.read().split(') ')[-1][0] != 'Z'  # a zombie is dead
 
 
 def test_no_cap_by_default(agent, receiver):
@@ -65,7 +55,7 @@ def test_a_tool_past_its_run_timeout_is_killed_with_that_reason(
     assert final['deploy_status_code'] == 124
     assert final['deploy_status_reason'].startswith(
         'hook hanger still running after 2 s (run_timeout) and was killed')
-    assert not _alive(int((agent.record_dir / 'tool.pid').read_text()))
+    assert not alive(int((agent.record_dir / 'tool.pid').read_text()))
 
 
 def test_the_shorter_of_cap_and_run_timeout_applies(agent, receiver):
