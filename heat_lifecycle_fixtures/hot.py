@@ -25,6 +25,7 @@ template() returns the YAML text heat-api is given, as a user's file.
 import yaml
 
 VERSION = '2016-04-08'
+THING_VERSION = '2016-10-14'  # the ExternalResource tests' templates
 SERVER = 'server'
 
 
@@ -80,8 +81,9 @@ def deployment(config, transport='HEAT_SIGNAL',
 
 
 def params(**kinds):
-    """The parameters section: {name: {'type': kind}}."""
-    return {name: {'type': kind} for name, kind in kinds.items()}
+    """The parameters section: name=type, or name={'type': ..., ...}."""
+    return {name: kind if isinstance(kind, dict) else {'type': kind}
+            for name, kind in kinds.items()}
 
 
 def from_params(*names):
@@ -93,3 +95,20 @@ def attr_outputs(resource, *attributes):
     """Outputs named as the attributes of `resource` they show."""
     return {name: {'value': {'get_attr': [resource, name]}}
             for name in attributes}
+
+
+def external_resource(actions, **properties):
+    """An OS::Mistral::ExternalResource; `properties` beside its actions.
+
+    actions: {ACTION: a workflow's name, or the action's own dict}.
+    """
+    return {'type': 'OS::Mistral::ExternalResource', 'properties': dict(
+        {'actions': {action: {'workflow': how} if isinstance(how, str)
+                     else how for action, how in actions.items()}},
+        **properties)}
+
+
+def one_thing(actions, parameters=None, outputs=None, **properties):
+    """The text of a template of one ExternalResource, `thing`."""
+    return template({'thing': external_resource(actions, **properties)},
+                    parameters, outputs, version=THING_VERSION)

@@ -81,21 +81,9 @@ def test_failing_chain_member(driver, heat):
         if r.resource_type == 'steps/db.yaml')
 
 
-FAILING_THING = """
-heat_template_version: 2016-10-14
-parameters:
-  store:
-    type: string
-resources:
-  thing:
-    type: OS::Mistral::ExternalResource
-    properties:
-      actions:
-        CREATE:
-          workflow: thing_create_refused
-      input:
-        store: {get_param: store}
-"""
+FAILING_THING = hot.one_thing({'CREATE': 'thing_create_refused'},
+                              hot.params(store='string'),
+                              input=hot.from_params('store'))
 
 
 def test_failing_external_resource_workflow(driver, heat, thing_store,

@@ -69,3 +69,20 @@ def test_scripts_are_written_as_blocks():
     built = hot.template({'config': hot.script_config('#!/bin/sh\nexit 0\n')})
     assert '      config: |\n        #!/bin/sh\n        exit 0\n' in built
     assert 'parameters' not in built and 'outputs' not in built
+
+
+def test_a_thing_names_its_workflows_or_takes_the_action_as_given():
+    built = hot.one_thing({'CREATE': 'make', 'UPDATE': {
+        'workflow': 'change', 'params': {'env': 'named'}}},
+        input={'size': 1})
+    assert template_format.parse(built) == template_format.parse('''
+heat_template_version: 2016-10-14
+resources:
+  thing:
+    type: OS::Mistral::ExternalResource
+    properties:
+      actions:
+        CREATE: {workflow: make}
+        UPDATE: {workflow: change, params: {env: named}}
+      input: {size: 1}
+''')

@@ -26,6 +26,7 @@ import time
 from oslo_config import cfg
 import pytest
 
+from heat_lifecycle_fixtures import hot
 from heat_lifecycle_fixtures.mistral import Mistral
 from heat_lifecycle_fixtures import tokens
 from heat_lifecycle_plugins import config
@@ -36,146 +37,10 @@ EXAMPLE_TEMPLATE = os.path.join(ROOT, 'examples', 'external_resource.yaml')
 EXAMPLE_WORKFLOWS = os.path.join(ROOT, 'examples',
                                  'external_resource_workflows.yaml')
 
-_INPUT = '[store: null, size: 1, color: null]'
-
 # Workflows for the failure, cancel and no-resource_id cases.
-TEST_WORKFLOWS = """
-version: '2.0'
-
-create_then_fail:
-  input: %(input)s
-  tasks:
-    post:
-      action: std.http
-      input:
-        url: <%% $.store + '/things' %%>
-        method: POST
-        json: {state: half-made}
-      publish:
-        resource_id: <%% task().result.content.id %%>
-      on-success: [boom]
-    boom:
-      action: std.fail
-      input:
-        error_data: the thing could not be finished
-
-create_slowly:
-  input: %(input)s
-  output:
-    resource_id: <%% $.resource_id %%>
-  tasks:
-    post:
-      action: std.http
-      input:
-        url: <%% $.store + '/things' %%>
-        method: POST
-        json: {state: being-made}
-      publish:
-        resource_id: <%% task().result.content.id %%>
-      on-success: [wait]
-    wait:
-      action: std.sleep
-      input:
-        seconds: <%% env().sleep %%>
-
-echo_create:
-  input: %(input)s
-  output:
-    note: created
-    size_seen: <%% $.size %%>
-  tasks:
-    done:
-      action: std.noop
-
-echo_update:
-  input: %(input)s
-  output:
-    note: updated
-    size_seen: <%% $.size %%>
-    update_env: <%% env() %%>
-  tasks:
-    done:
-      action: std.noop
-
-echo_bad_id:
-  input: %(input)s
-  output:
-    resource_id: [not, a, string]
-  tasks:
-    done:
-      action: std.noop
-
-create_after_wait:
-  input: %(input)s
-  output:
-    resource_id: <%% $.resource_id %%>
-  tasks:
-    post:
-      # Mistral keeps a task's wait-before in its database: the task runs
-      # after a restart of Mistral.
-      wait-before: <%% env().wait %%>
-      action: std.http
-      input:
-        url: <%% $.store + '/things' %%>
-        method: POST
-        json: {state: made-after-wait}
-      publish:
-        resource_id: <%% task().result.content.id %%>
-
-create_big:
-  input: %(input)s
-  output:
-    resource_id: <%% $.resource_id %%>
-    blob: <%% range(env().tens).select('0123456789').join('') %%>
-  tasks:
-    post:
-      action: std.http
-      input:
-        url: <%% $.store + '/things' %%>
-        method: POST
-        json: {state: big}
-      publish:
-        resource_id: <%% task().result.content.id %%>
-
-replace_if_shrinks:
-  input: %(input)s
-  output:
-    replace: <%% $.size < env().heat_extresource_previous_input.size %%>
-    seen_env: <%% env() %%>
-  tasks:
-    decide:
-      action: std.noop
-
-refuse_to_create:
-  input: %(input)s
-  tasks:
-    refuse:
-      action: std.fail
-      input:
-        error_data: quota of things exceeded
-
-replace_maybe:
-  input: %(input)s
-  output:
-    replace: maybe
-  tasks:
-    decide:
-      action: std.noop
-
-echo_size_only:
-  input: [size]
-  output:
-    size_seen: <%% $.size %%>
-  tasks:
-    done:
-      action: std.noop
-
-needs_owner:
-  input: [owner, size: 1]
-  tasks:
-    done:
-      action: std.noop
-""" % {'input': _INPUT}
+with open(os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                       'workflows.yaml')) as f:
+    TEST_WORKFLOWS = f.read()
 
 
 def register_workflows(mistral):
@@ -245,33 +110,26 @@ def executions_of(mistral, workflow):
             if e.workflow_name == workflow]
 
 
-def create_template(workflow, env_name, env_default=None, update=None):
+def create_template(workflow, env_name, env_default=None, update=None,
+                    more_input=None):
     """A stack of one thing: CREATE `workflow`, DELETE thing_delete.
 
     The CREATE execution's env holds `env_name`, a number parameter (with
-    `env_default`, if any); `update`: an UPDATE workflow. Output: blob.
+    `env_default`, if any); `update`: an UPDATE workflow; input: store and
+    `more_input`. Output: blob.
     """
-    default = '' if env_default is None else ', default: %s' % env_default
-    update = '\n        UPDATE: {workflow: %s}' % update if update else ''
-    return '''
-heat_template_version: 2016-10-14
-parameters:
-  store: {type: string}
-  %(env)s: {type: number%(default)s}
-resources:
-  thing:
-    type: OS::Mistral::ExternalResource
-    properties:
-      actions:
-        CREATE:
-          workflow: %(workflow)s
-          params: {env: {%(env)s: {get_param: %(env)s}}}%(update)s
-        DELETE: {workflow: thing_delete}
-      input: {store: {get_param: store}}
-outputs:
-  blob: {value: {get_attr: [thing, output, blob]}}
-''' % {'env': env_name, 'default': default, 'workflow': workflow,
-       'update': update}
+    env = {'type': 'number'}
+    if env_default is not None:
+        env['default'] = env_default
+    actions = {'CREATE': {'workflow': workflow, 'params': {
+        'env': {env_name: {'get_param': env_name}}}}}
+    if update:
+        actions['UPDATE'] = update
+    actions['DELETE'] = 'thing_delete'
+    return hot.one_thing(
+        actions, hot.params(store='string', **{env_name: env}),
+        {'blob': {'value': {'get_attr': ['thing', 'output', 'blob']}}},
+        input=dict(hot.from_params('store'), **(more_input or {})))
 
 
 # A CREATE workflow that makes a thing, then sleeps `sleep` seconds.

@@ -20,6 +20,7 @@ import json
 from oslo_config import cfg
 import pytest
 
+from heat_lifecycle_fixtures import hot
 from tests.functional.external_resource.conftest import executions_of
 from tests.functional.external_resource.conftest import SLOW_CREATE as SLOW
 from tests.functional.external_resource.conftest import wait_for
@@ -103,29 +104,11 @@ def test_stack_timeout_cancels_the_execution(heat, mistral, thing_store):
     assert thing_id not in thing_store.things()
 
 
-MISSING = '''
-heat_template_version: 2016-10-14
-resources:
-  thing:
-    type: OS::Mistral::ExternalResource
-    properties:
-      actions:
-        CREATE: {workflow: echo_create}
-        DELETE: {workflow: no_such_workflow}
-'''
+MISSING = hot.one_thing({'CREATE': 'echo_create',
+                         'DELETE': 'no_such_workflow'})
 
-NAMED_ENV = '''
-heat_template_version: 2016-10-14
-resources:
-  thing:
-    type: OS::Mistral::ExternalResource
-    properties:
-      actions:
-        CREATE: {workflow: echo_create}
-        UPDATE:
-          workflow: echo_update
-          params: {env: my-named-environment}
-'''
+NAMED_ENV = hot.one_thing({'CREATE': 'echo_create', 'UPDATE': {
+    'workflow': 'echo_update', 'params': {'env': 'my-named-environment'}}})
 
 FROM_ANOTHER_RESOURCE = '''
 heat_template_version: 2016-10-14
@@ -156,24 +139,17 @@ def test_missing_workflow_is_reported_when_the_stack_is_validated(
             'another project)' % mistral.url) in error
 
 
-ONE_INPUT = '''
-heat_template_version: 2016-10-14
-resources:
-  thing:
-    type: OS::Mistral::ExternalResource
-    properties:
-      actions:
-        CREATE: {workflow: %s}
-      input: {store: http://127.0.0.1:1, size: 3, color: red}
-outputs:
-  output: {value: {get_attr: [thing, output]}}
-'''
+def one_input(workflow):
+    """A CREATE `workflow` given store, size and color."""
+    return hot.one_thing({'CREATE': workflow}, outputs=hot.attr_outputs(
+        'thing', 'output'), input={'store': 'http://127.0.0.1:1', 'size': 3,
+                                   'color': 'red'})
 
 
 def test_each_workflow_gets_only_the_inputs_it_declares(heat, mistral):
     # Mistral refuses an input a workflow does not declare: before, every
     # workflow had to declare every key of `input`.
-    ident = heat.create(ONE_INPUT % 'echo_size_only')
+    ident = heat.create(one_input('echo_size_only'))
     assert heat.outputs(ident)['output']['size_seen'] == 3
     [execution] = executions_of(mistral, 'echo_size_only')
     assert json.loads(execution.input) == {'size': 3}
@@ -182,7 +158,7 @@ def test_each_workflow_gets_only_the_inputs_it_declares(heat, mistral):
 
 def test_a_workflow_input_the_resource_lacks_is_refused_naming_both(heat):
     with pytest.raises(Exception) as refused:
-        heat.create(ONE_INPUT % 'needs_owner')
+        heat.create(one_input('needs_owner'))
     error = str(refused.value)
     assert 'resources.thing.properties.actions.CREATE.workflow' in error
     assert ('workflow "needs_owner" declares input owner without a '

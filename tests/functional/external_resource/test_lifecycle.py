@@ -18,6 +18,7 @@ from heat.db import api as db_api
 from heat.engine import resources
 import sqlalchemy
 
+from heat_lifecycle_fixtures import hot
 from tests.functional.external_resource.conftest import EXAMPLE_TEMPLATE
 from tests.functional.external_resource.conftest import executions_of
 from tests.functional.external_resource.conftest import SLOW_CREATE
@@ -25,22 +26,11 @@ from tests.functional.external_resource.conftest import SLOW_CREATE
 with open(EXAMPLE_TEMPLATE) as f:
     EXAMPLE = f.read()
 
-NO_RESOURCE_ID = '''
-heat_template_version: 2016-10-14
-parameters:
-  size: {type: number, default: 1}
-  store: {type: string, default: unused}
-resources:
-  thing:
-    type: OS::Mistral::ExternalResource
-    properties:
-      actions:
-        CREATE: {workflow: echo_create}
-        UPDATE: {workflow: echo_update}
-      input: {size: {get_param: size}}
-outputs:
-  output: {value: {get_attr: [thing, output]}}
-'''
+NO_RESOURCE_ID = hot.one_thing(
+    {'CREATE': 'echo_create', 'UPDATE': 'echo_update'},
+    hot.params(size={'type': 'number', 'default': 1},
+               store={'type': 'string', 'default': 'unused'}),
+    hot.attr_outputs('thing', 'output'), input=hot.from_params('size'))
 
 
 def test_our_type_replaces_the_in_tree_one(heat):

@@ -26,6 +26,8 @@ from tests.functional.external_resource.conftest import create_template
 from tests.functional.external_resource.conftest import executions_of
 
 BIG = create_template('create_big', 'tens', update='echo_update')
+BIG_SIZE_4 = create_template('create_big', 'tens', update='echo_update',
+                             more_input={'size': 4})
 
 
 def _longest_resource_data(ident, heat):
@@ -50,10 +52,8 @@ def test_outputs_over_a_data_value_are_kept_whole(heat, mistral,
 
     # The next execution gets them all in its environment; the merged
     # outputs stay whole.
-    heat.update(ident, BIG.replace("input: {store: {get_param: store}}",
-                                   "input: {store: {get_param: store}, "
-                                   "size: 4}"),
-                params={'store': thing_store.url, 'tens': 30000})
+    heat.update(ident, BIG_SIZE_4, params={'store': thing_store.url,
+                                           'tens': 30000})
     update = mistral.client().executions.get(
         executions_of(mistral, 'echo_update')[-1].id)
     seen = update.output

@@ -19,6 +19,7 @@ import urllib.request
 from oslo_serialization import jsonutils
 import pytest
 
+from heat_lifecycle_fixtures import hot
 from heat_lifecycle_fixtures.stacks import StackFailed
 from tests.functional.external_resource.conftest import EXAMPLE_TEMPLATE
 from tests.functional.external_resource.conftest import executions_of
@@ -26,40 +27,17 @@ from tests.functional.external_resource.conftest import executions_of
 with open(EXAMPLE_TEMPLATE) as f:
     EXAMPLE = f.read()
 
-TEMPLATE = '''
-heat_template_version: 2016-10-14
-parameters:
-  store: {type: string}
-  size: {type: number, default: 1}
-  create: {type: string, default: thing_create}
-  always_update: {type: boolean, default: false}
-resources:
-  thing:
-    type: OS::Mistral::ExternalResource
-    properties:
-      actions:
-        CREATE: {workflow: {get_param: create}}
-        UPDATE: {workflow: thing_update}
-        DELETE: {workflow: thing_delete}
-      input:
-        store: {get_param: store}
-        size: {get_param: size}
-      always_update: {get_param: always_update}
-'''
+TEMPLATE = hot.one_thing(
+    {'CREATE': {'workflow': {'get_param': 'create'}},
+     'UPDATE': 'thing_update', 'DELETE': 'thing_delete'},
+    hot.params(store='string', size={'type': 'number', 'default': 1},
+               create={'type': 'string', 'default': 'thing_create'},
+               always_update={'type': 'boolean', 'default': False}),
+    input=hot.from_params('store', 'size'),
+    always_update={'get_param': 'always_update'})
 
-ECHO = '''
-heat_template_version: 2016-10-14
-parameters:
-  input: {type: json}
-resources:
-  thing:
-    type: OS::Mistral::ExternalResource
-    properties:
-      actions:
-        CREATE: {workflow: echo_create}
-        UPDATE: {workflow: echo_update}
-      input: {get_param: input}
-'''
+ECHO = hot.one_thing({'CREATE': 'echo_create', 'UPDATE': 'echo_update'},
+                     hot.params(input='json'), input={'get_param': 'input'})
 
 
 def _puts(thing_store, thing_id):
@@ -205,27 +183,14 @@ def test_example_delete_skips_a_thing_that_never_existed(heat, mistral,
     assert thing_store.log()[before:] == [['GET', '/log', None]]
 
 
-DECIDED = '''
-heat_template_version: 2016-10-14
-parameters:
-  store: {type: string}
-  size: {type: number, default: 1}
-  decide: {type: string, default: replace_if_shrinks}
-resources:
-  thing:
-    type: OS::Mistral::ExternalResource
-    properties:
-      actions:
-        CREATE: {workflow: thing_create}
-        UPDATE: {workflow: thing_update}
-        DELETE: {workflow: thing_delete}
-      input:
-        store: {get_param: store}
-        size: {get_param: size}
-      replace_decision:
-        workflow: {get_param: decide}
-        params: {env: {asked_by: heat}}
-'''
+DECIDED = hot.one_thing(
+    {'CREATE': 'thing_create', 'UPDATE': 'thing_update',
+     'DELETE': 'thing_delete'},
+    hot.params(store='string', size={'type': 'number', 'default': 1},
+               decide={'type': 'string', 'default': 'replace_if_shrinks'}),
+    input=hot.from_params('store', 'size'), replace_decision={
+        'workflow': {'get_param': 'decide'},
+        'params': {'env': {'asked_by': 'heat'}}})
 
 
 def test_replace_decision_workflow_chooses_update_or_replace(
