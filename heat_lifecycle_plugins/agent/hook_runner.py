@@ -37,6 +37,7 @@ PACKAGED_HOOKS_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)),
 # puts our hooks before heat-agents' on an image that has both.
 PACKAGED = '@packaged'
 KILL_GRACE_SECONDS = 5
+RUN_TIMEOUT_GRACE_MAX = 30  # seconds past a run_timeout, at most
 HOOK_POLL = 1.0  # seconds between two looks at whether the hook was killed
 # Status codes reported for failures of the agent itself: a deployment it
 # could not run, and as shells do, a hook that timed out, is missing or
@@ -72,6 +73,16 @@ class TimeLimit(object):
         self.reason = reason  # % the hook's name
 
 
+def run_timeout_grace(run_timeout):
+    """Seconds the agent waits past a run_timeout before it kills.
+
+    Heat fails the deployment at its run_timeout, counted from the
+    delivery; the agent counts from the hook's start, later, and waits a
+    little longer still, so that Heat's own reason is the one users see.
+    """
+    return min(RUN_TIMEOUT_GRACE_MAX, max(1.0, run_timeout / 10.0))
+
+
 def time_limit(cap, run_timeout):
     """The hook's TimeLimit: the shorter of the two; None: no limit.
 
@@ -80,9 +91,10 @@ def time_limit(cap, run_timeout):
     """
     limits = []
     if run_timeout:
-        limits.append(TimeLimit(run_timeout, 'hook %%s still running after '
-                                '%g s (run_timeout) and was killed'
-                                % run_timeout))
+        limits.append(TimeLimit(
+            run_timeout + run_timeout_grace(run_timeout),
+            'hook %%s outlived the deployment\'s run_timeout (%g s) and was '
+            'killed' % run_timeout))
     if cap:
         limits.append(TimeLimit(cap, 'hook %%s did not finish within %s '
                                 'seconds (hook_timeout) and was killed'
