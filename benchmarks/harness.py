@@ -24,6 +24,7 @@ from heat_lifecycle_plugins import heat_internals  # isort:skip
 heat_internals.select_engine_runtime()  # as heat-engine does, first
 import heat.tests.common  # noqa: F401,E402  isort:skip
 
+import argparse  # noqa: E402
 import contextlib  # noqa: E402
 import faulthandler  # noqa: E402
 import os  # noqa: E402
@@ -101,6 +102,24 @@ def add_output_arguments(parser):
     parser.add_argument('--workdir', help='scratch directory (default: a '
                                           'temporary one, removed '
                                           'afterwards)')
+
+
+def parse_count_args(argv, module, doc, flag, default, what):
+    """A run's arguments: `flag` N, how many `what`, and the outputs.
+
+    module: the run's module (its prog); doc: its docstring.
+    """
+    parser = argparse.ArgumentParser(prog='python -m ' + module,
+                                     description=doc.splitlines()[0])
+    parser.add_argument(flag, type=int, default=default,
+                        help='%s (default %d)' % (what, default))
+    add_output_arguments(parser)
+    return parser.parse_args(argv)
+
+
+def say(text):
+    """A line of a run's progress, shown at once."""
+    print(text, flush=True)
 
 
 @contextlib.contextmanager

@@ -28,7 +28,6 @@ Run as installed (forget_finished_threads off), then with the remedy on
 Output, not expectations: results_dir/long-lived.md and long-lived.json.
 """
 
-import argparse
 import json
 import os
 import sys
@@ -212,31 +211,20 @@ def targets(measured):
              'the remedy is opt-in')]
 
 
-def parse_args(argv):
-    p = argparse.ArgumentParser(prog='python -m benchmarks.long_lived',
-                                description=__doc__.splitlines()[0])
-    p.add_argument('--actions', type=int, default=500,
-                   help='actions per run (default 500)')
-    harness.add_output_arguments(p)
-    return p.parse_args(argv)
-
-
 def run(argv=None):
-    args = parse_args(argv)
-
-    def log(msg):
-        print(msg, flush=True)
+    args = harness.parse_count_args(argv, 'benchmarks.long_lived', __doc__,
+                                    '--actions', 500, 'actions per run')
     version = heat_internals.heat_version()
     results = []
     with harness.lone_engine(args.workdir, 'hlp-bench-long-') as engine:
         for kind in (OFF, ON):
             if kind == ON and not heat_internals.forget_finished_threads():
-                log('  %s: nothing to remedy on Heat %s' % (
+                harness.say('  %s: nothing to remedy on Heat %s' % (
                     kind, '.'.join(map(str, version))))
                 continue
-            log('%s: %d actions' % (kind, args.actions))
+            harness.say('%s: %d actions' % (kind, args.actions))
             results.append(LongLived(engine, kind, args.actions,
-                                     log).run())
+                                     harness.say).run())
     text = markdown(results, version, args.actions)
     os.makedirs(args.results_dir, exist_ok=True)
     with open(os.path.join(args.results_dir, 'long-lived.md'), 'w') as f:
@@ -245,7 +233,7 @@ def run(argv=None):
         json.dump({'heat': '.'.join(map(str, version)),
                    'actions': args.actions, 'results': results}, f,
                   indent=2)
-    log(text)
+    harness.say(text)
     return 0
 
 

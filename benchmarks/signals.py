@@ -31,7 +31,6 @@ engine applies the remedy for the other benchmarks).
 Output, not expectations: results_dir/signals.md and signals.json.
 """
 
-import argparse
 from concurrent import futures
 import json
 import os
@@ -236,20 +235,9 @@ def targets(measured):
              'met' if ok else 'MISSED')]
 
 
-def parse_args(argv):
-    p = argparse.ArgumentParser(prog='python -m benchmarks.signals',
-                                description=__doc__.splitlines()[0])
-    p.add_argument('--signals', type=int, default=5000,
-                   help='signals per kind (default 5000)')
-    harness.add_output_arguments(p)
-    return p.parse_args(argv)
-
-
 def run(argv=None):
-    args = parse_args(argv)
-
-    def log(msg):
-        print(msg, flush=True)
+    args = harness.parse_count_args(argv, 'benchmarks.signals', __doc__,
+                                    '--signals', 5000, 'signals per kind')
     version = heat_internals.heat_version()
     results = []
     with harness.lone_engine(args.workdir, 'hlp-bench-signals-',
@@ -260,11 +248,11 @@ def run(argv=None):
         for kind in (OURS, INTREE, REMEDY):
             if kind == REMEDY and not \
                     heat_internals.forget_finished_threads():
-                log('  %s: nothing to remedy on Heat %s' % (
+                harness.say('  %s: nothing to remedy on Heat %s' % (
                     kind, '.'.join(map(str, version))))
                 continue
-            log('%s: %d signals' % (kind, args.signals))
-            results.append(Load(engine, kind, args.signals, log).run())
+            harness.say('%s: %d signals' % (kind, args.signals))
+            results.append(Load(engine, kind, args.signals, harness.say).run())
     text = markdown(results, version)
     os.makedirs(args.results_dir, exist_ok=True)
     with open(os.path.join(args.results_dir, 'signals.md'), 'w') as f:
@@ -272,7 +260,7 @@ def run(argv=None):
     with open(os.path.join(args.results_dir, 'signals.json'), 'w') as f:
         json.dump({'heat': '.'.join(map(str, version)), 'results': results},
                   f, indent=2)
-    log(text)
+    harness.say(text)
     return 0
 
 
