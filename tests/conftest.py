@@ -11,6 +11,7 @@
 # under the License.
 import os
 import sys
+import sysconfig
 
 import pytest
 
@@ -24,6 +25,33 @@ heat_internals.select_engine_runtime()
 HERE = os.path.dirname(os.path.abspath(__file__))
 PROBE_DIST = os.path.join(HERE, 'fixture_dists', 'probe')
 BROKEN_DIST = os.path.join(HERE, 'fixture_dists', 'broken')
+# The tiers that test the installed wheel (tools/matrix.py); tests/unit
+# and tests/agent import the checkout.
+WHEEL_TIERS = ('functional', 'e2e', 'fault', 'dist', 'fuzz')
+
+
+def package_from_the_tree():
+    """Where heat_lifecycle_plugins was imported from, if not the venv's."""
+    import heat_lifecycle_plugins
+    where = os.path.realpath(heat_lifecycle_plugins.__file__)
+    sites = {os.path.realpath(sysconfig.get_paths()[key])
+             for key in ('purelib', 'platlib')}
+    return None if any(where.startswith(site + os.sep)
+                       for site in sites) else where
+
+
+def pytest_collection_finish(session):
+    """An installed-wheel tier never runs on the tree's package."""
+    tiers = {os.path.relpath(str(item.path), HERE).split(os.sep)[0]
+             for item in session.items}
+    where = package_from_the_tree() if tiers & set(WHEEL_TIERS) else None
+    if where:
+        pytest.exit('tests/%s must test the installed wheel, but '
+                    'heat_lifecycle_plugins was imported from %s: run them '
+                    'with tools/run-tests.sh --heat SERIES or python -m '
+                    'tools.tier_pytest' % (
+                        ', tests/'.join(sorted(tiers & set(WHEEL_TIERS))),
+                        where), returncode=pytest.ExitCode.USAGE_ERROR)
 
 
 def pytest_collection_modifyitems(items):
