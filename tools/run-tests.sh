@@ -46,4 +46,5 @@ if [ -z "$series" ] && [ $# -eq 0 ]; then
     exec python3 -m tools.matrix
 fi
 venv=$(bash tools/venv.sh "${series:-$HLP_SERIES_DEFAULT}")
-exec "$venv/bin/python" -m pytest -p no:cacheprovider "$@"
+# The installed-wheel tiers run in a copy without the package, as in CI.
+exec "$venv/bin/python" -m tools.tier_pytest -p no:cacheprovider "$@"
