@@ -49,7 +49,9 @@ def rows_file():
         releases.parse_version(
             importlib.metadata.version('openstack-heat'))).name
     return os.environ.get('HLP_FAULT_ROWS') or os.path.join(
-        ROOT, '.test-results', '%s-fault-rows.jsonl' % series)
+        # The checkout's, also when run in a staged copy (tier_pytest).
+        os.environ.get('HLP_SOURCE_ROOT') or ROOT, '.test-results',
+        '%s-fault-rows.jsonl' % series)
 
 
 def pytest_sessionstart(session):
