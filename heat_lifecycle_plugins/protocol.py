@@ -143,11 +143,25 @@ def tool_options(options, tool, tools):
 # one, "\udce9"; UTF-8 cannot encode it) and, as Heat creates its tables
 # with MySQL's 3-byte utf8, any character above U+FFFF.
 _NOT_STORABLE = re.compile('[\ud800-\udfff\U00010000-\U0010ffff]')
+# Characters of any text our types raise or store. Heat keeps a failed
+# action's error as the resource's and the stack's status_reason, a MySQL
+# TEXT column (65535 bytes, 3 per character in utf8), prefixed again by
+# each nested stack; an event keeps 255 characters of it.
+MAX_STORED_TEXT = 4096
+# Characters of a name (a Mistral workflow's, at most 255 there) quoted.
+MAX_NAME_SHOWN = 255
 
 
-def storable_text(text):
-    """`text` with each character the database cannot hold as U+FFFD."""
-    return _NOT_STORABLE.sub('\ufffd', text)
+def storable_text(text, limit=MAX_STORED_TEXT):
+    """`text` as the database can hold it, at most `limit` characters.
+
+    Each character the database cannot hold becomes U+FFFD; a longer text
+    is cut, '...' marking the cut. limit=None: not cut.
+    """
+    text = _NOT_STORABLE.sub('\ufffd', str(text))
+    if limit is None or len(text) <= limit:
+        return text
+    return text[:limit] + '...'
 
 
 def shown(value, limit=80):
@@ -155,8 +169,12 @@ def shown(value, limit=80):
 
     repr escapes a lone surrogate; storable_text replaces the rest.
     """
-    text = storable_text(repr(value))
-    return text if len(text) <= limit else text[:limit] + '...'
+    return storable_text(repr(value), limit)
+
+
+def is_storable(text):
+    """Whether the database can hold every character of `text`."""
+    return not _NOT_STORABLE.search(text)
 
 
 def storable_id_problem(value):
@@ -165,7 +183,7 @@ def storable_id_problem(value):
     A query with text the columns cannot hold fails inside the engine (a
     traceback in its log) instead of finding nothing.
     """
-    if isinstance(value, str) and storable_text(value) != value:
+    if isinstance(value, str) and not is_storable(value):
         return ('%s is not an id: it holds a character the database cannot '
                 'store (a lone surrogate or one above U+FFFF)' % shown(value))
     return None

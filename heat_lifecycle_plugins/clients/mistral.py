@@ -54,10 +54,14 @@ MAX_MESSAGE = 600  # characters of Mistral's error text an error quotes
 
 
 class MistralError(Exception):
-    """Mistral answered, with an error."""
+    """Mistral answered, with an error (its message storable text).
+
+    The message may name what was asked for (a workflow as the template
+    gave it) and may become a status_reason.
+    """
 
     def __init__(self, message, status=None):
-        super(MistralError, self).__init__(message)
+        super(MistralError, self).__init__(protocol.storable_text(message))
         self.status = status
 
     @property
@@ -90,8 +94,7 @@ def _message_of(exc):
     else:
         text = exc
     # It may become a status_reason: text the database can hold.
-    text = protocol.storable_text(str(text))
-    return text if len(text) <= MAX_MESSAGE else text[:MAX_MESSAGE] + '...'
+    return protocol.storable_text(text, MAX_MESSAGE)
 
 
 def _answer_of(exc):

@@ -28,6 +28,7 @@ import requests
 
 from heat_lifecycle_plugins.clients import mistral
 from heat_lifecycle_plugins import heat_internals
+from heat_lifecycle_plugins import protocol
 
 CLIENT_NAME = 'lifecycle_mistral'
 SERVICE_TYPE = 'workflowv2'
@@ -38,12 +39,21 @@ class WorkflowUnavailable(exception.HeatException):
 
     msg_fmt = '%(reason)s'
 
+    def __init__(self, reason):
+        super(WorkflowUnavailable, self).__init__(
+            reason=protocol.storable_text(reason))
+
+
+def named(workflow):
+    """A workflow's name or id as a message quotes it."""
+    return protocol.storable_text(workflow, protocol.MAX_NAME_SHOWN)
+
 
 def missing_workflow(workflow, endpoint, context):
     project = getattr(context, 'project_name', None) or context.project_id
     return ('workflow "%s" does not exist in Mistral at %s, or project %s '
             'may not use it (it is private to another project)'
-            % (workflow, endpoint, project))
+            % (named(workflow), endpoint, project))
 
 
 class LifecycleMistralClientPlugin(client_plugin.ClientPlugin):
@@ -91,7 +101,7 @@ class LifecycleMistralClientPlugin(client_plugin.ClientPlugin):
             found = self.client().workflow_inputs(workflow)
         except mistral.MistralError as exc:
             raise WorkflowUnavailable(reason='cannot check workflow "%s": '
-                                             '%s' % (workflow, exc))
+                                             '%s' % (named(workflow), exc))
         if found is None:
             raise WorkflowUnavailable(reason=self.missing(workflow))
         return found

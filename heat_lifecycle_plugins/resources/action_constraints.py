@@ -15,6 +15,7 @@ from heat.common.i18n import _
 from heat.engine import constraints
 
 from heat_lifecycle_plugins import action_names
+from heat_lifecycle_plugins import protocol
 from heat_lifecycle_plugins.resources import common
 
 
@@ -61,12 +62,13 @@ def workflow_action_problem(name, spec):
         return 'actions: %s' % problem
     where = 'actions.%s' % name
     if not isinstance(spec, dict):
-        return '%s must be a map with workflow and params, not %r' % (
-            where, spec)
+        return '%s must be a map with workflow and params, not %s' % (
+            where, protocol.shown(spec))
     unknown = sorted(set(spec) - set(WORKFLOW_KEYS))
     if unknown:
+        named = (protocol.storable_text(key, 80) for key in unknown)
         return '%s: unknown key %s (allowed: workflow, params)' % (
-            where, ', '.join(unknown))
+            where, ', '.join(named))
     if WORKFLOW not in spec:
         return '%s.workflow is required: the name or id of a Mistral ' \
                'workflow' % where
@@ -74,8 +76,9 @@ def workflow_action_problem(name, spec):
     if workflow is not None and (not isinstance(workflow, str) or
                                  not workflow):  # None: not resolved yet
         return '%s.workflow must be the name or id of a Mistral ' \
-               'workflow, not %r' % (where, workflow)
+               'workflow, not %s' % (where, protocol.shown(workflow))
     params = spec.get(PARAMS)
     if params is not None and not isinstance(params, dict):
-        return '%s.params must be a map, not %r' % (where, params)
+        return '%s.params must be a map, not %s' % (
+            where, protocol.shown(params))
     return None

@@ -65,8 +65,8 @@ class ProblemConstraint(constraints.Constraint):
 
     def validate(self, value, schema=None, context=None):
         problem = self._problem_of(value)
-        if problem:
-            raise ValueError(problem)
+        if problem:  # Heat stores it when the value came at run time
+            raise ValueError(protocol.storable_text(problem))
 
     def _str(self):
         return self._text
@@ -89,7 +89,7 @@ def refuse_known_problem(res, name, problem_of):
     if problem:
         raise exception.StackValidationFailed(
             error='Property error', path=property_path(res, name),
-            message=problem)
+            message=protocol.storable_text(problem))
 
 
 def storable_errors(handler):

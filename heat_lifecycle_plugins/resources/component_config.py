@@ -44,18 +44,18 @@ def _entry_problems(index, entry, owner_of):
     """Problems of configs[index]; owner_of maps action -> first index."""
     where = 'configs[%d]' % index
     if not isinstance(entry, dict):
-        yield '%s must be a map with actions, config and tool, not %r' % (
-            where, entry)
+        yield '%s must be a map with actions, config and tool, not %s' % (
+            where, protocol.shown(entry))
         return
     tool = entry.get(protocol.TOOL)
     if tool is None or not str(tool).strip():
-        yield '%s.%s is required and must not be empty (got %r)' % (
-            where, protocol.TOOL, tool)
+        yield '%s.%s is required and must not be empty (got %s)' % (
+            where, protocol.TOOL, protocol.shown(tool))
     config = entry.get(protocol.ENTRY_CONFIG)
     if config is not None and not isinstance(config, (str, dict) +
                                              SCALAR_CONFIGS):
-        yield '%s.%s must be a string or a map, not %r' % (
-            where, protocol.ENTRY_CONFIG, config)
+        yield '%s.%s must be a string or a map, not %s' % (
+            where, protocol.ENTRY_CONFIG, protocol.shown(config))
     actions = entry.get(protocol.ACTIONS)
     if actions is None:
         actions = DEFAULT_ACTIONS
@@ -69,10 +69,11 @@ def _entry_problems(index, entry, owner_of):
         if bad:
             yield bad
         elif action in owner_of:
-            yield ('%s.%s: action %r is already handled by configs[%d]; an '
+            yield ('%s.%s: action %s is already handled by configs[%d]; an '
                    'action may appear in at most one entry (an entry without '
                    'actions handles %s)' % (
-                       where, protocol.ACTIONS, action, owner_of[action],
+                       where, protocol.ACTIONS, protocol.shown(action),
+                       owner_of[action],
                        ' and '.join(DEFAULT_ACTIONS)))
         else:
             owner_of[action] = index

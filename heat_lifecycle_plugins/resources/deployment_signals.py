@@ -86,7 +86,7 @@ def bounded(text, limit=MAX_REASON_CHARS):
     Between them a note says how much was cut. Characters the database
     cannot hold (protocol.storable_text) are replaced.
     """
-    text = protocol.storable_text(str(text))
+    text = protocol.storable_text(text, limit=None)  # cut below
     if len(text) <= limit:
         return text
     kept = limit - len(CUT_NOTE % (len(text), limit))

@@ -57,8 +57,21 @@ MAX_REASON_PART = 600  # Mistral's state_info can hold whole tracebacks
 MAX_CAUSE = 2 * MAX_REASON_PART  # the failed tasks' errors, all together
 MAX_VALUE_SHOWN = 100
 
-# An execution the resource started for one of its actions.
-Run = collections.namedtuple('Run', 'action workflow execution_id')
+
+class Run(collections.namedtuple('Run', 'action workflow execution_id')):
+    """An execution the resource started for one of its actions.
+
+    workflow: the workflow's name as messages quote it (storable text).
+    """
+    __slots__ = ()
+
+    def __new__(cls, action, workflow, execution_id):
+        return super(Run, cls).__new__(
+            cls, action, protocol.storable_text(workflow,
+                                                protocol.MAX_NAME_SHOWN),
+            execution_id)
+
+
 # What the resource holds when a result is read: its physical id (None
 # before it has one) and the merged outputs of earlier executions.
 Held = collections.namedtuple('Held', 'physical_id outputs')
@@ -78,8 +91,7 @@ Outcome = collections.namedtuple(
 
 
 def clip(text, limit=MAX_REASON_PART):
-    text = protocol.storable_text(str(text).strip())
-    return text if len(text) <= limit else text[:limit] + '...'
+    return protocol.storable_text(str(text).strip(), limit)
 
 
 def _shown(value, limit=MAX_VALUE_SHOWN):
@@ -131,6 +143,10 @@ def returned_id(workflow, output):
         return None, ('workflow %s returned resource_id %s: it must be a '
                       'string or a number' % (workflow, _shown(value)))
     value = str(value)
+    if not protocol.is_storable(value):
+        return None, ('workflow %s returned resource_id %s: Heat cannot '
+                      'store a lone surrogate or a character above U+FFFF '
+                      'in an id' % (workflow, _shown(value)))
     if len(value) > MAX_PHYSICAL_ID:
         return None, ('workflow %s returned a resource_id of %d characters; '
                       'Heat keeps at most %d: %s' % (

@@ -225,8 +225,8 @@ class ExternalResource(workflow_runs.WorkflowRuns,
                 raise exception.StackValidationFailed(path=where, message=(
                     'workflow "%s" declares input %s without a default, '
                     'which property %s of resource %s lacks' % (
-                        workflow, ', '.join(lacking), self.INPUT,
-                        self.name)))
+                        mistral_plugin.named(workflow), ', '.join(lacking),
+                        self.INPUT, self.name)))
 
     def validate(self):
         super(ExternalResource, self).validate()
