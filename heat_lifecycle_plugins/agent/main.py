@@ -286,7 +286,7 @@ def _run_locked(settings, state_dir):
 
 # Options of the config file a flag of the same name overrides.
 FLAG_OPTIONS = ('hook_timeout', 'heartbeat_interval', 'milestone_interval',
-                'signal_retries', 'signal_backoff')
+                'signal_retries', 'signal_backoff', 'signal_timeout')
 
 
 def _add_option_flags(parser):
@@ -362,7 +362,8 @@ def settings_from(args, environ):
             else args.signal_retries,
             opts.signal_backoff if args.signal_backoff is None
             else args.signal_backoff),
-        signal_timeout=opts.signal_timeout,
+        signal_timeout=(opts.signal_timeout if args.signal_timeout is None
+                        else args.signal_timeout),
         max_signal_bytes=opts.max_signal_bytes,
         heartbeat_interval=(opts.heartbeat_interval
                             if args.heartbeat_interval is None

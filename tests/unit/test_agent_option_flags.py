@@ -31,8 +31,9 @@ def test_the_agent_reads_what_the_flags_say():
     settings = settings_of(main.option_flags({
         'hook_timeout': 150, 'heartbeat_interval': 0,
         'milestone_interval': 1, 'signal_retries': 8,
-        'signal_backoff': 0.5}))
+        'signal_backoff': 0.5, 'signal_timeout': 100}))
     assert settings.hook_timeout == 150
+    assert settings.signal_timeout == 100
     assert settings.heartbeat_interval == 0
     assert settings.milestone_interval == 1
     assert (settings.retry.retries, settings.retry.backoff) == (8, 0.5)
@@ -41,3 +42,17 @@ def test_the_agent_reads_what_the_flags_say():
 def test_an_option_without_a_flag_is_refused():
     with pytest.raises(ValueError, match='hooks_dirs'):
         main.option_flags({'hooks_dirs': ['/x']})
+
+
+def _values(settings):
+    return {'retries': settings.retry.retries,
+            'backoff': settings.retry.backoff,
+            **{k: v for k, v in vars(settings).items() if k != 'retry'}}
+
+
+def test_every_flag_option_reaches_the_settings():
+    # A flag the settings ignore would leave the config file's value.
+    defaults = _values(settings_of([]))
+    for name in main.FLAG_OPTIONS:
+        changed = _values(settings_of(main.option_flags({name: 7})))
+        assert changed != defaults, name
