@@ -36,6 +36,7 @@ resources:
     type: OS::Heat::ResourceChain
     properties:
       concurrent: %(concurrent)s
+      concurrency_limit: %(limit)s
       resources: %(types)s
       resource_properties:
         value: {get_param: value}
@@ -51,9 +52,9 @@ outputs:
 MEMBER_TYPE = 'OS::Heat::TestResource'
 
 
-def template(members, concurrent=False, wait=1):
+def template(members, concurrent=False, wait=1, limit=10):
     return TEMPLATE % {'concurrent': str(concurrent).lower(), 'wait': wait,
-                       'types': [MEMBER_TYPE] * members}
+                       'types': [MEMBER_TYPE] * members, 'limit': limit}
 
 
 def nested_id(heat, stack_id):
@@ -186,14 +187,15 @@ def test_an_engine_killed_mid_create_of_a_sequential_chain(
          'changes resource_properties')
 def test_an_engine_killed_mid_update_of_a_concurrent_chain(
         driver, heat, cloud, fault_row):
-    body = template(10, concurrent=True, wait=4)
+    # Two waves of 5 lanes: the engine dies while the second updates,
+    # once the first is done.
+    body = template(10, concurrent=True, wait=4, limit=5)
     stack_id = driver.create(body, {'value': 'v1'})
     ids = {n: r.physical_resource_id
            for n, r in members(heat, stack_id).items()}
     heat.stacks.update(stack_id, template=body, parameters={'value': 'v2'})
-    wait_for(lambda: any(r.resource_status == 'UPDATE_IN_PROGRESS'
-                         for r in members(heat, stack_id).values()), 120,
-             'members updating')
+    wait_for(lambda: completed(heat, stack_id, 'UPDATE') >= 3, 120,
+             'the first members updated')
     with faults.outage(cloud.heat.part('heat-engine'), kill=True) as down:
         pass
     fault_row.back(down)
@@ -212,6 +214,7 @@ def test_an_engine_killed_mid_update_of_a_concurrent_chain(
     # interrupted, or kept that was, fails the case.
     replaced = {n for n in ids if after.get(n) != ids[n]}
     assert replaced == interrupted, (sorted(replaced), sorted(interrupted))
+    assert 0 < len(replaced) < 10, 'not both halves: %s' % sorted(replaced)
     assert_chain_whole(driver, heat, stack_id, 10, 'v2', replaced)
     fault_row.outcome = (
         'left %s; after the update: all 10 members v2, %d updated in place '
