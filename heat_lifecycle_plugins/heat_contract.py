@@ -218,15 +218,12 @@ CONTRACT = (
          used='stored_context_without_keystone (benchmarks/signals.py)'),
 
     # Who sent a signal (signal_callers): resource_signal loads the stack
-    # with its stored context, which keeps the request's id; the caller's
-    # own context is the one the RPC server deserialized, oslo.context's
-    # current context of the thread.
-    Name(STACK + '.__init__', refers_to=('stored_context',),
+    # with its stored context; the stack's definition keeps the context
+    # it was loaded with, the caller's.
+    Name(STACK + '.__init__', refers_to=('stored_context', 'defn'),
          used=CALLERS_USE),
-    Name(STACK + '.stored_context', '(self)', refers_to=('request_id',),
-         used=CALLERS_USE),
-    Name('heat.common.messaging:RequestContextSerializer.deserialize_context',
-         '(ctxt)', refers_to=('from_dict',), used=CALLERS_USE),
+    Name('heat.engine.stk_defn:StackDefinition.__init__',
+         refers_to=('_context',), used=CALLERS_USE),
     Name('heat.common.context:StoredContext', used=CALLERS_USE),
     Name('heat.engine.resources.stack_user:StackUser._get_user_id', '(self)',
          used=CALLERS_USE + ' (the deployment\'s own stack user)'),

@@ -159,17 +159,16 @@ def signal_caller(resource):
     """The request context of the signal `resource` is handling, or None.
 
     EngineService.resource_signal loads the stack with its stored context
-    (the stack owner's credentials), keeping the request's id; the RPC
-    server made the caller's context oslo.context's current one. None when
-    the current context is not that request's (the signal is refused).
+    (the stack owner's credentials), so resource.context is not the
+    caller's; the stack's definition keeps the context the stack was
+    loaded with, the request's. oslo.context's current context is no
+    witness: Heat 24.x makes the stored context current.
     """
     from heat.common import context as heat_context
-    from oslo_context import context as oslo_context
-    current = oslo_context.get_current()
-    if (current is None or isinstance(current, heat_context.StoredContext)
-            or current.request_id != resource.context.request_id):
+    caller = resource.stack.defn._context
+    if isinstance(caller, heat_context.StoredContext):
         return None
-    return current
+    return caller
 
 
 def stack_user_id(resource):
