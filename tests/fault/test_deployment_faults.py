@@ -14,27 +14,23 @@
 A DeployedServer runs the real os-collect-config and heat-lifecycle-agent;
 the tool appends to a journal on this machine, which tells how many times
 it really ran. Cases 2 (heat-engine restarted), 3 (agent killed mid-tool),
-4 (signal endpoint down when the tool ended), 5 (MariaDB restarted), 7 to
-9 and 10 (a day-two request to a paused engine) of the fault tier.
+4 (signal endpoint down when the tool ended), 5 (MariaDB restarted), 7 and
+8 of the fault tier; 9 and 10 (a paused engine) are in test_busy_engine.
 """
 
 import contextlib
-import json
 import os
 import signal
 import time
 
 from heatclient import exc
-import pytest
 
 from heat_lifecycle_fixtures import faults
 from heat_lifecycle_fixtures import hot
 from heat_lifecycle_fixtures import process
-from tests.e2e import test_day_two
 from tests.e2e.test_signal_path import deployment
 from tests.e2e.test_signal_path import signal_events
 from tests.e2e.test_signal_path import wait_for
-from tests.e2e.test_software_component import journal_lines
 from tests.fault.conftest import case
 
 # The tool journals its start and its end, and outputs `result`.
@@ -152,7 +148,7 @@ def test_an_agent_killed_mid_tool_runs_it_again_and_signals_once(
         'finished), one final signal')
 
 
-def _late_signal_is_an_event(driver, heat, stack_id):
+def late_signal_is_an_event(driver, heat, stack_id):
     """A signal after the end: an event, never an HTTP 5xx."""
     before = len(signal_events(driver, stack_id))
     try:
@@ -174,7 +170,7 @@ def _recovers_by_itself(driver, stack_id, action, wait):
     return 'none: the stack completed by itself'
 
 
-def _recovers_with_one_update(driver, heat, stack_id, stuck, wait):
+def recovers_with_one_update(driver, heat, stack_id, stuck, wait):
     """The stack stays `stuck` for `wait` s; one update --existing ends it.
 
     Fails the case if the stack ended by itself (its row says it needed
@@ -208,13 +204,13 @@ def test_an_engine_restart_while_a_deployment_waits(
     # The engine that ran the create is gone: the stack stays
     # CREATE_IN_PROGRESS until an update, which runs the tool again (Heat
     # replaces the deployment the dead engine left in progress).
-    fault_row.recovered(_recovers_with_one_update(
+    fault_row.recovered(recovers_with_one_update(
         driver, heat, stack_id, 'CREATE_IN_PROGRESS', 30))
     assert heat.stacks.get(stack_id).stack_status == 'UPDATE_COMPLETE'
     assert journal(path, 'started') == 2
     sd = deployment(heat, stack_id)
     assert sd.status == 'COMPLETE'
-    _late_signal_is_an_event(driver, heat, stack_id)
+    late_signal_is_an_event(driver, heat, stack_id)
     fault_row.outcome = (
         'signals after the restart landed (deployment COMPLETE), stack left '
         'CREATE_IN_PROGRESS; then UPDATE_COMPLETE, tool runs: 2, server '
@@ -305,85 +301,3 @@ def test_a_reboot_before_the_signal_delivers_the_kept_result(
     fault_row.outcome = (
         'CREATE_COMPLETE; tool ran once (journal), the result kept before '
         'the reboot delivered after it, one final signal')
-
-
-@case(9, 'heat-engine paused (SIGSTOP) past heat-api\'s RPC timeout while '
-         'the final signal is in flight')
-def test_a_signal_to_a_busy_engine_is_retried_and_applied_once(
-        driver, heat, cloud, fault_row, tmp_path):
-    path = tmp_path / 'journal'
-    stack_id = create(driver, 'HEAT_SIGNAL', 4, path, signal_retries=8)
-    wait_for(lambda: journal(path, 'started'), 120, 'the tool started')
-    agent = driver.agents[-1]
-    with faults.paused(cloud.heat.running('heat-engine')) as down:
-        wait_for(lambda: journal(path, 'finished'), 60, 'the tool ended')
-        # heat-api's call waits rpc_response_timeout (60 s), then fails.
-        wait_for(lambda: 'failed' in agent.log_tail(20000) and
-                 'retry 1 of 8' in agent.log_tail(20000), 150,
-                 'the agent retrying the signal heat-api could not pass on')
-    fault_row.back(down)
-    driver.wait(stack_id, 'CREATE', timeout=240)
-    fault_row.recovered('none: the engine handled the queued signals')
-    # The retry, and the timed-out call if the engine still held it: one
-    # applies the result, any other is only an event.
-    assert_completed_once(driver, heat, stack_id, path)
-    fault_row.outcome = (
-        'heat-api failed the call, the agent retried; after SIGCONT: '
-        'CREATE_COMPLETE, tool ran once, one final signal applied')
-
-
-@case(10, 'heat-engine paused (SIGSTOP) past heat-api\'s RPC timeout while '
-          'a day-two request is in flight')
-def test_a_request_to_a_busy_engine_runs_once_when_sent_again(
-        driver, heat, cloud, fault_row, tmp_path):
-    journal_path = str(tmp_path / 'journal')
-    stack_id = driver.create(test_day_two.DAY_TWO, {
-        'journal': journal_path, 'backup_dir': str(tmp_path / 'backups')},
-        servers=['server'])
-    # The request as `openstack stack update --existing` sends it.
-    request = {'backup_request': 'while-busy',
-               'action_inputs': '{"label": "busy"}'}
-    with faults.paused(cloud.heat.running('heat-engine')) as down:
-        with pytest.raises(exc.HTTPException) as refused:
-            heat.stacks.update(stack_id, existing=True, parameters=request)
-    fault_row.back(down)
-    # heat-api's call waited rpc_response_timeout (60 s), then failed.
-    assert refused.value.code == 500, str(refused.value)
-    # Its message (2026.2) or only its traceback (2025.1) says so.
-    answer = json.dumps(refused.value.error)
-    assert 'Timed out waiting for a reply' in answer, answer
-    first = _fate_of_unconfirmed_request(driver, heat, stack_id)
-    # What run-action advises: look, then the same request again. Its
-    # token runs once, whether or not the first one ran.
-    settled = heat.stacks.get(stack_id).updated_time
-    heat.stacks.update(stack_id, existing=True, parameters=request)
-    wait_for(lambda: heat.stacks.get(stack_id).updated_time != settled, 60,
-             'the request sent again reaching the engine')
-    driver.wait(stack_id, 'UPDATE', timeout=240)
-    fault_row.recovered('the same request sent again')
-    backups = [line for line in journal_lines(journal_path)
-               if line.startswith('backup')]
-    assert backups == ['backup label=busy'], journal_lines(journal_path)
-    assert heat.resources.get(stack_id, 'deployment').resource_status == \
-        'UPDATE_COMPLETE'
-    fault_row.outcome = (
-        'heat-api answered HTTP 500 after its RPC timeout; the request '
-        'itself %s; the same request sent again: UPDATE_COMPLETE, BACKUP '
-        'ran once' % first)
-
-
-def _fate_of_unconfirmed_request(driver, heat, stack_id):
-    """What became of a request heat-api timed out on, once the engine runs.
-
-    oslo.messaging sends a call with its timeout as the message's expiry:
-    RabbitMQ drops it unless the paused engine had already received it
-    and kept its connection.
-    """
-    deadline = time.monotonic() + 45
-    while time.monotonic() < deadline:
-        stack = heat.stacks.get(stack_id)
-        if stack.action == 'UPDATE':
-            driver.wait(stack_id, 'UPDATE', timeout=240)
-            return 'ran when the engine resumed'
-        time.sleep(1)
-    return 'was dropped with the timed-out call (stack unchanged for 45 s)'
