@@ -16,6 +16,7 @@ of each job, the versions of each series, and the rows the fault tier's
 cases wrote. Standard library only.
 """
 
+import ast
 import json
 import os
 import re
@@ -151,12 +152,49 @@ def recovered_by(row):
     return '%s%s' % ((row['recovery'] or '-').split(':')[0], seconds)
 
 
-def reliability_table(results, all_series):
-    """Fault x outcome x time to recover, from the fault tier's rows."""
+def declared_cases(directory):
+    """(case, fault) of every @case(N, 'fault') test in `directory`."""
+    found = []
+    for name in sorted(os.listdir(directory)):
+        if not name.endswith('.py'):
+            continue
+        with open(os.path.join(directory, name)) as f:
+            tree = ast.parse(f.read())
+        for node in ast.walk(tree):
+            for deco in getattr(node, 'decorator_list', ()):
+                args = getattr(deco, 'args', ())
+                if (getattr(getattr(deco, 'func', None), 'id', None) ==
+                        'case' and len(args) == 2 and
+                        all(isinstance(a, ast.Constant) for a in args)):
+                    found.append((args[0].value, args[1].value))
+    return found
+
+
+def not_run_rows(results, expected):
+    """A "not run" row for each expected (case, fault) that wrote none.
+
+    expected: {series: [(case, fault)]}.
+    """
+    rows = []
+    for series, cases in sorted(expected.items()):
+        written = {(str(r['case']), r['fault'])
+                   for r in fault_rows(results, series)}
+        rows += [[str(c), fault, series, '-', 'not run']
+                 for c, fault in cases if (str(c), fault) not in written]
+    return rows
+
+
+def reliability_table(results, all_series, expected=None):
+    """Fault x outcome x time to recover, from the fault tier's rows.
+
+    expected: {series: [(case, fault)]} the tier was to run; a case that
+    wrote no row there shows as "not run".
+    """
     header = ['case', 'fault', 'Heat series', 'recovered by (time after '
               'the fault ended)', 'outcome']
     rows = [[str(r['case']), r['fault'], s, recovered_by(r), r['outcome']]
             for s in all_series for r in fault_rows(results, s)]
+    rows += not_run_rows(results, expected or {})
     rows.sort(key=lambda r: (case_order(r[0]), r[1], r[2]))
     if not rows:
         return ('No fault tier results '

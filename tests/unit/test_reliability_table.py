@@ -68,3 +68,26 @@ def test_cases_are_in_number_order(tmp_path):
                      for case in (10, 2, 9))
     lines = matrix.reliability_table(str(tmp_path), ['2026.2']).splitlines()
     assert [line.split()[0] for line in lines[5:-1]] == ['2', '9', '10']
+
+
+def test_a_case_that_wrote_no_row_shows_as_not_run(tmp_path):
+    matrix = load_matrix()
+    with open(matrix.fault_rows_file(str(tmp_path), '2026.2'), 'w') as f:
+        f.write(json.dumps(row(1, True, 'ok', 'none', 1.0)) + '\n')
+    expected = {'2026.2': [(1, 'fault 1'), (11, 'fault 11')],
+                '2025.1': [(1, 'fault 1')]}
+    lines = matrix.reliability_table(str(tmp_path), ['2025.1', '2026.2'],
+                                     expected).splitlines()
+    body = [line.split() for line in lines[5:-1]]
+    assert [b[:4] + b[-2:] for b in body] == [
+        ['1', 'fault', '1', '2025.1', 'not', 'run'],
+        ['1', 'fault', '1', '2026.2', 's)', 'ok'],
+        ['11', 'fault', '11', '2026.2', 'not', 'run']]
+
+
+def test_every_case_of_the_fault_tier_is_declared():
+    cases = load_matrix().declared_cases(os.path.join(ROOT, 'tests',
+                                                      'fault'))
+    numbers = sorted(set(c for c, _fault in cases))
+    assert numbers == list(range(1, 13)), numbers
+    assert all(isinstance(fault, str) and fault for _c, fault in cases)
