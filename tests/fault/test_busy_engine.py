@@ -75,10 +75,7 @@ def test_a_request_dropped_with_its_call_runs_once_when_sent_again(
     # there until its expiry (the call's timeout) and is dropped with
     # the call (seen on both series, also with a 35 s pause and a 20 s
     # timeout).
-    journal_path = str(tmp_path / 'journal')
-    stack_id = driver.create(test_day_two.DAY_TWO, {
-        'journal': journal_path, 'backup_dir': str(tmp_path / 'backups')},
-        servers=['server'])
+    stack_id, journal_path = day_two_stack(driver, tmp_path)
     # The request as `openstack stack update --existing` sends it.
     request = {'backup_request': 'while-busy',
                'action_inputs': '{"label": "busy"}'}
@@ -95,14 +92,8 @@ def test_a_request_dropped_with_its_call_runs_once_when_sent_again(
     assert first.startswith('was dropped'), first
     # What run-action advises: look, then the same request again. Its
     # token runs once, whether or not the first one ran.
-    settled = heat.stacks.get(stack_id).updated_time
-    heat.stacks.update(stack_id, existing=True, parameters=request)
-    wait_for(lambda: heat.stacks.get(stack_id).updated_time != settled, 60,
-             'the request sent again reaching the engine')
-    driver.wait(stack_id, 'UPDATE', timeout=240)
+    backups = sent_again(driver, heat, stack_id, request, journal_path)
     fault_row.recovered('the same request sent again')
-    backups = [line for line in journal_lines(journal_path)
-               if line.startswith('backup')]
     assert backups == ['backup label=busy'], journal_lines(journal_path)
     assert heat.resources.get(stack_id, 'deployment').resource_status == \
         'UPDATE_COMPLETE'
@@ -153,10 +144,7 @@ def test_a_request_that_ran_late_does_not_run_again_when_sent_again(
     # Paused once it logged that it took the request: it runs the request
     # when it resumes, after heat-api answered 500 (the branch where the
     # first request ran). The same request sent again must not run twice.
-    journal_path = str(tmp_path / 'journal')
-    stack_id = driver.create(test_day_two.DAY_TWO, {
-        'journal': journal_path, 'backup_dir': str(tmp_path / 'backups')},
-        servers=['server'])
+    stack_id, journal_path = day_two_stack(driver, tmp_path)
     request = {'backup_request': 'ran-late',
                'action_inputs': '{"label": "late"}'}
     engine = cloud.heat.running('heat-engine')
@@ -174,19 +162,33 @@ def test_a_request_that_ran_late_does_not_run_again_when_sent_again(
     assert [getattr(a, 'code', a) for a in answers] == [500], answers
     assert _fate_of_unconfirmed_request(driver, heat, stack_id) == \
         'ran when the engine resumed'
-    settled = heat.stacks.get(stack_id).updated_time
-    heat.stacks.update(stack_id, existing=True, parameters=request)
-    wait_for(lambda: heat.stacks.get(stack_id).updated_time != settled, 60,
-             'the request sent again reaching the engine')
-    driver.wait(stack_id, 'UPDATE', timeout=240)
+    backups = sent_again(driver, heat, stack_id, request, journal_path)
     fault_row.recovered('the same request sent again')
-    backups = [line for line in journal_lines(journal_path)
-               if line.startswith('backup')]
     assert backups == ['backup label=late'], journal_lines(journal_path)
     fault_row.outcome = (
         'heat-api answered HTTP 500 after 20 s; the request ran when the '
         'engine resumed; the same request sent again: UPDATE_COMPLETE, '
         'BACKUP ran once')
+
+
+def day_two_stack(driver, tmp_path):
+    """(stack id, journal path) of test_day_two's stack, created."""
+    journal_path = str(tmp_path / 'journal')
+    stack_id = driver.create(test_day_two.DAY_TWO, {
+        'journal': journal_path, 'backup_dir': str(tmp_path / 'backups')},
+        servers=['server'])
+    return stack_id, journal_path
+
+
+def sent_again(driver, heat, stack_id, request, journal_path):
+    """The same request sent again and waited for; the BACKUP lines."""
+    settled = heat.stacks.get(stack_id).updated_time
+    heat.stacks.update(stack_id, existing=True, parameters=request)
+    wait_for(lambda: heat.stacks.get(stack_id).updated_time != settled, 60,
+             'the request sent again reaching the engine')
+    driver.wait(stack_id, 'UPDATE', timeout=240)
+    return [line for line in journal_lines(journal_path)
+            if line.startswith('backup')]
 
 
 def _fate_of_unconfirmed_request(driver, heat, stack_id):
