@@ -116,6 +116,20 @@ def storable_errors(handler):
     return handle
 
 
+class StorableValidation(object):
+    """A mixin: the errors of the create's property validation, storable.
+
+    Heat validates properties again as create's pre-function, outside any
+    handle_*, and keeps the error as the resource's and the stack's
+    status_reason; its own wording quotes a value that came at run time
+    ('"..." is not a list'). The mixin goes first among the bases.
+    """
+
+    def reparse(self, client_resolve=True):
+        super(StorableValidation, self).reparse(client_resolve)
+        self.properties.validate = storable_errors(self.properties.validate)
+
+
 def _make_storable(exc):
     """Replace, in place, what `exc` would store that the database cannot."""
     exc.message = protocol.storable_text(str(exc))

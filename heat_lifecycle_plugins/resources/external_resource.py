@@ -45,7 +45,7 @@ LOG = logging.getLogger(__name__)
 WORKFLOW_CONSTRAINT = 'heat_lifecycle_plugins.mistral_workflow'
 
 
-class ExternalResource(workflow_runs.WorkflowRuns,
+class ExternalResource(common.StorableValidation, workflow_runs.WorkflowRuns,
                        update_decisions.UpdateDecisions, resource.Resource):
     """A resource managed by user-defined Mistral workflows.
 

@@ -65,7 +65,8 @@ def _polled(check_name):
     return check
 
 
-class ResourceChain(stack_resource.StackResource):
+class ResourceChain(common.StorableValidation,
+                    stack_resource.StackResource):
     """Creates one resource per type listed in ``resources``.
 
     Every member gets the same ``resource_properties``. By default each member

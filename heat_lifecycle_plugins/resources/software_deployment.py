@@ -56,7 +56,8 @@ def _deadline_schema(description):
 InTreeSoftwareDeployment = heat_internals.in_tree_software_deployment()
 
 
-class SoftwareDeployment(signal_callers.SignalCallers,
+class SoftwareDeployment(common.StorableValidation,
+                         signal_callers.SignalCallers,
                          deployment_waiting.DeploymentWaiting,
                          InTreeSoftwareDeployment):
     """Associates a server with a software config or component.

@@ -18,6 +18,7 @@ above U+FFFF, a lone surrogate and an over-long value.
 
 import types
 
+from heat.common import exception
 import pytest
 
 from heat_lifecycle_plugins.clients import executions
@@ -25,6 +26,7 @@ from heat_lifecycle_plugins.clients import mistral
 from heat_lifecycle_plugins.clients import mistral_plugin
 from heat_lifecycle_plugins import protocol
 from heat_lifecycle_plugins.resources import action_constraints
+from heat_lifecycle_plugins.resources import common
 from heat_lifecycle_plugins.resources import component_config
 from heat_lifecycle_plugins.resources import execution_results as results
 
@@ -162,3 +164,33 @@ def test_a_resource_id_the_database_cannot_hold_is_refused(value):
                                       {'resource_id': 'id-' + value})
     assert outcome.physical_id == 'exec-1'
     assert_storable(outcome.failure.reason)
+
+
+class _Parsed(object):
+    """Heat's Resource.reparse, as far as the mixin sees it."""
+
+    def __init__(self, value):
+        self._value = value
+
+    def reparse(self, client_resolve=True):
+        def validate(with_value=True):  # Heat's own wording quotes it
+            raise exception.StackValidationFailed(
+                path=['resources', 'r', 'properties', 'resources'],
+                message='"%s" is not a list' % self._value)
+        self.properties = types.SimpleNamespace(validate=validate)
+
+
+class _Checked(common.StorableValidation, _Parsed):
+    pass
+
+
+@pytest.mark.parametrize('value', BAD, ids=IDS)
+def test_the_create_property_validation_fails_storably(value):
+    """Heat's create runs properties.validate outside any handle_*."""
+    res = _Checked(value)
+    res.reparse()
+    with pytest.raises(exception.StackValidationFailed) as raised:
+        res.properties.validate()
+    assert_storable(str(raised.value))
+    assert str(raised.value).startswith(
+        'resources.r.properties.resources: "')
