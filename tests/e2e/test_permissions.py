@@ -15,8 +15,10 @@ A stack of the demo project with a deployment on a DeployedServer (its
 real agent) and an ExternalResource. A user of another project cannot
 signal it, request a day-two action of it, read its outputs or its
 deployment, nor use the demo project's workflows; a reader of the demo
-project cannot request an action. Each refusal is a 403 or a 404 from
-heat-api, never a 5xx, and changes nothing.
+project cannot request an action, nor signal a running deployment (its
+server, through heat-api or a heat-api-cfn signed URL, and a member still
+can). Each refusal is a 403 or a 404 from heat-api, never a 5xx, and
+changes nothing.
 """
 
 import re
@@ -25,6 +27,7 @@ from heatclient import exc
 import pytest
 
 from tests.e2e.conftest import example
+from tests.e2e import test_signal_path as signal_path
 from tests.e2e.test_software_component import journal_lines
 
 DAY_TWO = example('day_two.yaml')
@@ -97,6 +100,41 @@ def test_a_reader_cannot_request_an_action(driver, heat, reader, tmp_path):
         parameters={'backup_request': 'by-a-reader'})) == 403
     assert heat.stacks.get(stack_id).stack_status == 'CREATE_COMPLETE'
     assert journal_lines(journal) == ['configure']
+    driver.delete(stack_id)
+
+
+@pytest.mark.parametrize('transport', ['HEAT_SIGNAL', 'CFN_SIGNAL'])
+def test_a_reader_cannot_signal_a_running_deployment(
+        driver, heat, reader, transport):
+    stack_id = driver.create(
+        signal_path.template(transport), {'seconds': 25}, servers=['server'],
+        wait=False)
+    signal_path.wait_for(
+        lambda: signal_path.deployment(heat, stack_id).status ==
+        'IN_PROGRESS', 120, 'deployment waiting for its signal')
+    for body in ({'deploy_status': 'FAILED',
+                  'deploy_status_reason': 'failed by a reader'},
+                 {'deploy_status': 'IN_PROGRESS',
+                  'deploy_status_reason': 'progress by a reader'}):
+        with pytest.raises(exc.HTTPForbidden) as raised:
+            reader.resources.signal(stack_id, 'deployment', data=body)
+        assert ('You are not authorized to use signals to deployment (the '
+                'caller has neither a member role on the project (its '
+                'roles: reader) nor the deployment\'s own credentials'
+                ) in str(raised.value), str(raised.value)
+    # A member's signal is taken (an event), then the server's own result.
+    heat.resources.signal(stack_id, 'deployment', data={
+        'deploy_status': 'IN_PROGRESS',
+        'deploy_status_reason': 'progress by a member'})
+    driver.wait(stack_id, 'CREATE')
+    assert driver.outputs(stack_id)['result'] == 'done after 25 s'
+    sd = signal_path.deployment(heat, stack_id)
+    assert (sd.status, sd.status_reason) == ('COMPLETE', 'Outputs received')
+    events = signal_path.signal_events(driver, stack_id)
+    assert not [e for e in events if 'by a reader' in e], events
+    assert 'Signal: deployment %s in progress: progress by a member' % (
+        sd.id) in events
+    assert events[-1] == 'Signal: deployment %s succeeded' % sd.id
     driver.delete(stack_id)
 
 
