@@ -24,6 +24,7 @@ import sys
 
 from oslo_config import cfg
 
+from heat_lifecycle_plugins.cmd import check_engine_python
 from heat_lifecycle_plugins.cmd import checks
 from heat_lifecycle_plugins.cmd import quiet
 from heat_lifecycle_plugins.cmd import signal_path
@@ -115,6 +116,10 @@ def add_arguments(parser):
                              'it has one (split deployments): its '
                              '[ec2authtoken] is judged instead of the '
                              'engine\'s')
+    parser.add_argument('--heat-engine',
+                        help='the heat-engine script that runs (default: '
+                             'the one on PATH): its Python must have this '
+                             'version of the package')
 
 
 def run(args):
@@ -137,6 +142,7 @@ def run(args):
         rows = check_winners(env) if env else []
     if env is not None:
         findings += loader_findings(cfg.CONF.plugin_dirs)
+        findings += check_engine_python.findings(args.heat_engine)
         findings += signal_path_findings(version, args)
     for finding in findings:
         print(checks.render(finding))
