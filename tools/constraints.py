@@ -21,7 +21,9 @@ so the overridden lines are dropped from the upper constraints here.
     python tools/constraints.py --pip SERIES PIP_INSTALL_ARGS...
 
 The second form runs `pip install` with those constraints in the running
-interpreter (tox's install_command).
+interpreter (tox's install_command). Its SERIES may instead be the path of
+a constraints file (tox passes TOX_CONSTRAINTS_FILE when it is set), used
+as it is.
 """
 
 import os
@@ -59,17 +61,28 @@ def merged(series):
 
 
 def pip_install(series, args):
-    import subprocess
     import tempfile
     with tempfile.NamedTemporaryFile('w', suffix='.txt') as f:
         f.write('\n'.join(merged(series)) + '\n')
         f.flush()
-        return subprocess.call([sys.executable, '-m', 'pip', 'install',
-                                '-c', f.name] + list(args))
+        return pip_install_with(f.name, args)
+
+
+def pip_install_with(constraints_file, args):
+    import subprocess
+    return subprocess.call([sys.executable, '-m', 'pip', 'install',
+                            '-c', constraints_file] + list(args))
+
+
+def is_file_argument(series_or_file):
+    """A path or URL of a constraints file rather than a series name."""
+    return '/' in series_or_file or series_or_file.endswith('.txt')
 
 
 def main(argv):
     if len(argv) >= 3 and argv[1] == '--pip':
+        if is_file_argument(argv[2]):
+            sys.exit(pip_install_with(argv[2], argv[3:]))
         check_series(argv[2])
         sys.exit(pip_install(argv[2], argv[3:]))
     if len(argv) != 3:
