@@ -19,11 +19,13 @@ not touch as they were, and the stack stays deletable.
 """
 
 import contextlib
+import functools
 import logging
 import uuid
 
 from heat.api.middleware import fault
 
+from heat_lifecycle_plugins import protocol
 from tests.fuzz import templates
 
 ENGINE = None  # the session's in-process engine (tests/fuzz/conftest.py)
@@ -70,6 +72,23 @@ def no_traceback_logged():
     assert not handler.found, 'tracebacks logged: %s' % handler.found
 
 
+@contextlib.contextmanager
+def checking_with(engine, mistral):
+    """ENGINE: `engine`, its catalog listing Heat and `mistral`."""
+    global ENGINE
+    from heat_lifecycle_fixtures import inprocess_engine
+    from heat_lifecycle_fixtures import tokens
+    plain = engine.ctx
+    engine.ctx = inprocess_engine.context_with_heat_catalog(plain, [
+        tokens.catalog_entry('workflowv2', 'mistral', mistral.url)])
+    ENGINE = engine
+    try:
+        yield engine
+    finally:
+        engine.ctx = plain
+        ENGINE = None
+
+
 def refusal(call):
     """None if `call` succeeded, else its exception, checked for a 4xx."""
     try:
@@ -95,22 +114,50 @@ def _names_what_broke(message, resource, prop, template):
     if prop == 'resource_properties' and '%s<nested_stack>' % resource \
             in message:
         return  # names the member and its own property instead
-    if prop is not None:
-        assert prop in message, 'property %r not named: %s' % (
-            prop, message[:2000])
+    if prop is not None:  # as the database can hold it
+        assert protocol.storable_text(prop) in message, \
+            'property %r not named: %s' % (prop, message[:2000])
+
+
+@functools.lru_cache(maxsize=None)
+def _properties_schema(type_name):
+    return ENGINE.client.resource_schema(ENGINE.ctx, type_name)['properties']
+
+
+def known_invalid(template, resource, prop):
+    """Why a case with a broken property is invalid for sure, or None.
+
+    An unknown property: Heat refuses it, whatever the values. (A required
+    one set to null is not: Heat then takes its default.)
+    """
+    if prop is None:
+        return None
+    body = template['resources'][resource]
+    schema = _properties_schema(body['type'])
+    unknown = sorted(set(body.get('properties') or {}) - set(schema),
+                     key=repr)
+    return 'unknown property %r' % (unknown[0],) if unknown else None
+
+
+def _refused_if_invalid(refused, case):
+    _name, template, resource, prop = case
+    why = known_invalid(template, resource, prop)
+    assert why is None or refused is not None, 'accepted with %s' % why
 
 
 def dry_run(case):
     """A broken template is refused with a 4xx naming what broke.
 
-    A broken property: the error names the resource and the property. A
-    broken layout (a resource's type or sections): a 4xx is all Heat
-    promises (an unknown type is named, not the resource).
+    A broken property: the error names the resource and the property; a
+    known-invalid one (known_invalid) must be refused. A broken layout (a
+    resource's type or sections): a 4xx is all Heat promises (an unknown
+    type is named, not the resource).
     """
     _name, template, resource, prop = case
     refused = refusal(lambda: ENGINE.client.preview_stack(
         ENGINE.ctx, 'fuzz-%s' % uuid.uuid4().hex[:8], template, {}, {},
         {}))
+    _refused_if_invalid(refused, case)
     if refused is not None and prop is not None:
         _names_what_broke(refused, resource, prop, template)
 
@@ -133,8 +180,9 @@ def update_keeps_the_rest(case):
 
     The stack (the valid template plus an untouched OS::Heat::Value) is
     created, updated with the case's template, and deleted: the update is
-    refused (4xx), fails or completes; `untouched` still gives KEPT, and
-    the delete completes.
+    refused (4xx; a known-invalid one must be), fails or completes; every
+    stored reason is storable, `untouched` still gives KEPT, and the
+    delete completes.
     """
     name, broken, resource, prop = case
     valid = {'heat_template_version': '2016-10-14',
@@ -149,10 +197,60 @@ def update_keeps_the_rest(case):
                                      untouched=UNTOUCHED)
         refused = refusal(lambda: ENGINE.update(ident, template,
                                                 wait=False))
+        _refused_if_invalid(refused, case)
         if refused is None:
             ENGINE.wait(ident, 'UPDATE', expect=None)
+            reasons_are_storable(ident)
         elif prop is not None:
             _names_what_broke(refused, resource, prop, template)
         assert ENGINE.outputs(ident)['kept'] == KEPT
     finally:
         ENGINE.delete(ident)
+
+
+# Heat's columns: a resource's and a stack's status_reason are MySQL TEXT
+# (65535 bytes), an event's reason 255 characters.
+MAX_REASON_BYTES = 65535
+MAX_EVENT_REASON = 255
+
+
+def _stored_reasons(ident):
+    """(where, reason) of the stack, its resources and events, nested too."""
+    yield 'stack', ENGINE.show(ident, resolve_outputs=False)[
+        'stack_status_reason']
+    for res in ENGINE.resources(ident, nested_depth=3):
+        yield res['resource_name'], res['resource_status_reason']
+    for event in ENGINE.events(ident, nested_depth=3):
+        yield 'event of %s' % event['resource_name'], \
+            event['resource_status_reason']
+
+
+def reasons_are_storable(ident):
+    """Every stored reason is text the database holds, within its column."""
+    for where, reason in _stored_reasons(ident):
+        reason = reason or ''
+        assert protocol.is_storable(reason), (where, reason[:300])
+        assert len(reason.encode('utf-8')) <= MAX_REASON_BYTES, where
+        if where.startswith('event of'):
+            assert len(reason) <= MAX_EVENT_REASON, (where, len(reason))
+
+
+def run_time_value(case):
+    """A bad value that arrives at run time fails or is refused, never hangs.
+
+    The stack is refused (4xx), or its create ends COMPLETE or FAILED
+    within the wait; every stored reason and event is storable text within
+    Heat's columns, and the delete completes.
+    """
+    _name, template, environment, _resource, _prop = case
+    created = []
+    try:
+        refused = refusal(lambda: created.append(ENGINE.create(
+            template, environment=environment, wait=False)))
+        if refused is not None:
+            return
+        ENGINE.wait(created[0], 'CREATE', expect=None, timeout=60)
+        reasons_are_storable(created[0])
+    finally:
+        for ident in created:
+            ENGINE.delete(ident)

@@ -190,3 +190,49 @@ def duplicated_actions(draw):
     configs.append({'tool': draw(st.sampled_from(('script', 'ansible', ''))),
                     'actions': [action], 'config': 'echo again'})
     return ('component', found, 'component', 'configs')
+
+
+# -- values that arrive only when the stack runs ------------------------------
+
+# Values Heat's MySQL columns cannot hold or that are too long to quote.
+UNSTORABLE = ('\U0001f600', 'caf\udce9', 'x' * 70000,
+              ['\U00022098'], {'k': 'caf\udce9'})
+# Templates whose stacks the get_attr cases create: the deployment sends
+# no signal (it completes at once), so a value it accepts does not hang.
+RUN_TIME = dict(VALID, component=dict(VALID['component'], deployment=dict(
+    VALID['component']['deployment'], properties=dict(
+        VALID['component']['deployment']['properties'],
+        signal_transport='NO_SIGNAL'))))
+BAD = 'bad_value'
+
+
+def _parameter_type(value):
+    return 'string' if isinstance(value, str) else 'json'
+
+
+@st.composite
+def run_time_values(draw):
+    """A property of one of our types given its value by `get_attr`.
+
+    The value of an OS::Heat::Value (BAD) at any depth of the properties,
+    or of an environment parameter when it is a string, list or map: Heat
+    checks such values only when the action runs, so our messages about
+    them become stored reasons. A case: (name, template, environment,
+    resource, prop).
+    """
+    name = draw(st.sampled_from(sorted(TARGETS)))
+    found = template(name, RUN_TIME[name])
+    resource = draw(st.sampled_from(TARGETS[name]))
+    props = found['resources'][resource]['properties']
+    path = draw(st.sampled_from([p for p in _paths(props) if p]))
+    value = draw(st.sampled_from(UNSTORABLE) | json_value())
+    environment = {}
+    if draw(st.booleans()) and isinstance(value, (str, list, dict)):
+        found['parameters'] = {BAD: {'type': _parameter_type(value)}}
+        environment = {'parameters': {BAD: value}}
+        _at(props, path[:-1])[path[-1]] = {'get_param': BAD}
+    else:
+        found['resources'][BAD] = {'type': 'OS::Heat::Value',
+                                   'properties': {'value': value}}
+        _at(props, path[:-1])[path[-1]] = {'get_attr': [BAD, 'value']}
+    return (name, found, environment, resource, path[0])

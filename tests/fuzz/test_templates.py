@@ -20,17 +20,8 @@ from tests.fuzz import templates
 @pytest.fixture(autouse=True)
 def fuzz_engine(engine, mistral):
     """The session's engine, its catalog listing Heat and Mistral."""
-    from heat_lifecycle_fixtures import inprocess_engine
-    from heat_lifecycle_fixtures import tokens
-    plain = engine.ctx
-    engine.ctx = inprocess_engine.context_with_heat_catalog(plain, [
-        tokens.catalog_entry('workflowv2', 'mistral', mistral.url)])
-    checks_templates.ENGINE = engine
-    try:
-        yield engine
-    finally:
-        engine.ctx = plain
-        checks_templates.ENGINE = None
+    with checks_templates.checking_with(engine, mistral) as checked:
+        yield checked
 
 
 def test_broken_properties_are_refused_by_name(fuzz):
@@ -51,6 +42,11 @@ def test_a_broken_update_keeps_the_rest(fuzz):
              checks_templates.update_keeps_the_rest, 25)
 
 
+def test_a_bad_value_at_run_time_never_wedges_a_stack(fuzz):
+    fuzz.run(templates.run_time_values(), checks_templates.run_time_value,
+             15)
+
+
 def test_a_5000_member_chain_is_accepted(fuzz_engine):
     """A long chain is validated and accepted (a dry run), not hung."""
     template = templates.template('chain')
@@ -62,32 +58,5 @@ def test_a_5000_member_chain_is_accepted(fuzz_engine):
     assert refused is None, str(refused)[:2000]
 
 
-# -- cases the long runs found, each once a defect --------------------------
-
-@pytest.mark.parametrize('prop', ['config', 'server'])
-def test_an_id_the_database_cannot_hold_is_refused_by_name(fuzz_engine, prop):
-    """Once a traceback in the engine (its lookup by a lone surrogate)."""
-    template = templates.template('component')
-    template['resources']['deployment']['properties'][prop] = 'caf\udce9'
-    checks_templates.refused_by_name(
-        ('component', template, 'deployment', prop))
-
-
-def test_a_chain_update_quoting_text_above_u_ffff_fails_and_deletes():
-    """Once a stack UPDATE_IN_PROGRESS for good, then DELETE_IN_PROGRESS.
-
-    The members' validation quoted the value; its U+22098 failed the write
-    of the chain's UPDATE_FAILED reason inside check_resource.
-    """
-    template = templates.template('chain')
-    template['resources']['chain']['properties'] = {
-        'resources': ['OS::Heat::Value', 'OS::Heat::Value'],
-        'concurrent': False,
-        'concurrency_limit': 2,
-        'resource_properties': {
-            'type': 'string',
-            'value': [{'\xa9': False}, [True],
-                      ['', None, 4.102222777577726e+16, None],
-                      {'\xb7\x0c\x83\x02\U00022098' '6': None}]}}
-    checks_templates.update_keeps_the_rest(
-        ('chain', template, 'chain', 'resource_properties'))
+# The cases the long runs found run on every series: tests/functional/
+# run_time_values.
