@@ -198,11 +198,14 @@ def duplicated_actions(draw):
 UNSTORABLE = ('\U0001f600', 'caf\udce9', 'x' * 70000,
               ['\U00022098'], {'k': 'caf\udce9'})
 # Templates whose stacks the get_attr cases create: the deployment sends
-# no signal (it completes at once), so a value it accepts does not hang.
+# no signal (it completes at once, so a value it accepts does not hang),
+# and has no deadline (which needs a signal).
+_NO_SIGNAL = {key: value for key, value in
+              VALID['component']['deployment']['properties'].items()
+              if key not in ('start_timeout', 'run_timeout')}
+_NO_SIGNAL['signal_transport'] = 'NO_SIGNAL'
 RUN_TIME = dict(VALID, component=dict(VALID['component'], deployment=dict(
-    VALID['component']['deployment'], properties=dict(
-        VALID['component']['deployment']['properties'],
-        signal_transport='NO_SIGNAL'))))
+    VALID['component']['deployment'], properties=_NO_SIGNAL)))
 BAD = 'bad_value'
 
 
