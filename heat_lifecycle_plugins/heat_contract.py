@@ -65,8 +65,12 @@ CONTRACT = (
          refers_to=('always_replace_on_check_failed', 'needs_replace_failed'),
          used='external_resource.ExternalResource (overridden; repairs a '
               'CHECK_FAILED resource in place)'),
-    Name(RESOURCE + '.update', refers_to=('_needs_update',),
-         used='external_resource.ExternalResource'),
+    Name(RESOURCE + '.update',
+         refers_to=('_needs_update', '_prepare_update_props'),
+         used='external_resource.ExternalResource; common.StorableValidation'),
+    Name(RESOURCE + '._prepare_update_props', '(self, after, before)',
+         used='common.StorableValidation (overridden; the new properties\' '
+              'validation errors, storable)'),
     # Heat's Constraint calls these on a subclass (common.ProblemConstraint).
     Name('heat.engine.constraints:Constraint.__str__', refers_to=('_str',),
          used='common.ProblemConstraint'),

@@ -117,17 +117,24 @@ def storable_errors(handler):
 
 
 class StorableValidation(object):
-    """A mixin: the errors of the create's property validation, storable.
+    """A mixin: the errors of Heat's own property validation, storable.
 
-    Heat validates properties again as create's pre-function, outside any
-    handle_*, and keeps the error as the resource's and the stack's
-    status_reason; its own wording quotes a value that came at run time
-    ('"..." is not a list'). The mixin goes first among the bases.
+    Heat validates properties again as create's pre-function and, for an
+    update, the new properties before handle_update, outside any handle_*,
+    and keeps the error as the resource's and the stack's status_reason;
+    its own wording quotes a value that came at run time ('"..." is not a
+    list'). The mixin goes first among the bases.
     """
 
     def reparse(self, client_resolve=True):
         super(StorableValidation, self).reparse(client_resolve)
         self.properties.validate = storable_errors(self.properties.validate)
+
+    def _prepare_update_props(self, after, before):
+        after_props, before_props = super(
+            StorableValidation, self)._prepare_update_props(after, before)
+        after_props.validate = storable_errors(after_props.validate)
+        return after_props, before_props
 
 
 def _make_storable(exc):

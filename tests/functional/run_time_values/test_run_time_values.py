@@ -102,3 +102,31 @@ def test_an_unknown_property_above_u_ffff_is_refused_by_name(
     template = templates.template('chain')
     template['resources']['chain']['properties']['\U00010000'] = None
     checks_templates.dry_run(('chain', template, 'chain', '\U00010000'))
+
+
+def test_an_update_whose_new_value_heat_refuses_fails_and_deletes(
+        checked_engine):
+    """Heat's check of the new properties, before handle_update, quotes it.
+
+    The chain's list comes from a Value the same update changes into text
+    above U+FFFF: '"..." is not a list' is the chain's UPDATE_FAILED
+    reason, written as storable text.
+    """
+    engine = checks_templates.ENGINE
+
+    def template(value):
+        return {'heat_template_version': '2016-10-14', 'resources': {
+            templates.BAD: {'type': 'OS::Heat::Value',
+                            'properties': {'value': value}},
+            'chain': {'type': 'OS::Heat::ResourceChain',
+                      'properties': {'resources': GET_ATTR}}}}
+    ident = engine.create(template(['OS::Heat::None']))
+    try:
+        engine.update(ident, template('\U0001f600'), expect=None)
+        state = engine.show(ident, resolve_outputs=False)
+        assert (state['stack_action'], state['stack_status']) == (
+            'UPDATE', 'FAILED'), state
+        assert '\ufffd' in state['stack_status_reason'], state
+        checks_templates.reasons_are_storable(ident)
+    finally:
+        engine.delete(ident)
