@@ -77,11 +77,26 @@ def engine_hosts(cloud):
     hosts.restore()
 
 
+def read_again(read, tries=3):
+    """read(), again after heat-api dropped the connection.
+
+    2026.2 once did, just after the engine host was killed.
+    """
+    from keystoneauth1 import exceptions as ks_exc
+    for attempt in range(tries):
+        try:
+            return read()
+        except ks_exc.ConnectFailure:
+            if attempt == tries - 1:
+                raise
+            time.sleep(1)
+
+
 def stays(heat, stack_id, status, seconds):
     """The stack keeps `status` for `seconds`, or the case fails."""
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
-        now = heat.stacks.get(stack_id).stack_status
+        now = read_again(lambda: heat.stacks.get(stack_id).stack_status)
         assert now == status, 'the stack left %s by itself: %s' % (status,
                                                                    now)
         time.sleep(2)
