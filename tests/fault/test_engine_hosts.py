@@ -77,31 +77,6 @@ def engine_hosts(cloud):
     hosts.restore()
 
 
-def read_again(read, tries=3):
-    """read(), again after heat-api dropped the connection.
-
-    2026.2 once did, just after the engine host was killed.
-    """
-    from keystoneauth1 import exceptions as ks_exc
-    for attempt in range(tries):
-        try:
-            return read()
-        except ks_exc.ConnectFailure:
-            if attempt == tries - 1:
-                raise
-            time.sleep(1)
-
-
-def stays(heat, stack_id, status, seconds):
-    """The stack keeps `status` for `seconds`, or the case fails."""
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        now = read_again(lambda: heat.stacks.get(stack_id).stack_status)
-        assert now == status, 'the stack left %s by itself: %s' % (status,
-                                                                   now)
-        time.sleep(2)
-
-
 @case(11, 'the heat-engine host running a chain\'s create SIGKILLed for '
           'good, a second host running on')
 def test_a_second_host_takes_over_a_chain_create(
@@ -111,7 +86,7 @@ def test_a_second_host_takes_over_a_chain_create(
     engine_hosts.kill_for_good(host, fault_row)
     # The chain's create ran in the dead host's thread: nothing on the
     # other host ends it, the stack waits for an update.
-    stays(heat, stack_id, 'CREATE_IN_PROGRESS', 30)
+    deployments.stays(heat, stack_id, 'CREATE_IN_PROGRESS', 30)
     chains.recover_with_update(driver, heat, stack_id, {'value': 'v1'})
     fault_row.recovered('stack update --existing, on the other host')
     chains.assert_chain_whole(driver, heat, stack_id, 30, 'v1')
