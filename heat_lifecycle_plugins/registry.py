@@ -41,13 +41,24 @@ def _is_resource_class(cls):
     return isinstance(cls, type) and issubclass(cls, resource.Resource)
 
 
+def group_entry_points(group=NAMESPACE):
+    """The entry points of `group`, on every Python from 3.9.
+
+    entry_points(group=...) and .select() came with Python 3.10; 3.9's
+    entry_points() is a dict of group -> entry points.
+    """
+    every = importlib.metadata.entry_points()
+    if hasattr(every, 'select'):
+        return list(every.select(group=group))
+    return list(every.get(group, ()))
+
+
 def entry_points():
     """All (type name, 'module:Class') pairs declared in the group.
 
     Read from the installed metadata without importing any of them.
     """
-    declared = {ep.name: ep.value for ep in
-                importlib.metadata.entry_points(group=NAMESPACE)}
+    declared = {ep.name: ep.value for ep in group_entry_points()}
     return sorted(declared.items())
 
 

@@ -21,7 +21,6 @@ writes it; a unit test fails when the committed copy is stale).
 """
 
 import contextlib
-import importlib.metadata
 import inspect
 import json
 import logging
@@ -185,4 +184,4 @@ def our_types():
     """(type name, class) of every type in the entry-point group."""
     heat_internals.select_engine_runtime()
     return sorted((ep.name, ep.load()) for ep in
-                  importlib.metadata.entry_points(group=registry.NAMESPACE))
+                  registry.group_entry_points())
