@@ -54,6 +54,27 @@ mistral_opts = [
                     'execution field ([engine] execution_field_size_limit_'
                     'kb = 1024): every later execution receives the outputs '
                     'in its environment.'),
+    cfg.BoolOpt('mistral_notify', default=True,
+                help='Have Mistral tell an OS::Mistral::ExternalResource '
+                     'when its execution ends (a webhook to the resource\'s '
+                     'pre-signed heat-api-cfn URL, as CFN_SIGNAL uses) '
+                     'instead of polling it: the action ends a fraction of '
+                     'a second after the workflow, with a few Mistral calls '
+                     'whatever its length. Needs heat-api-cfn with working '
+                     '[ec2authtoken] credentials and, in Mistral, a running '
+                     'notifier (or [notifier] type = local) and, from '
+                     'Mistral 23, heat-api-cfn\'s address allowed by '
+                     '[action_std_http] denied_cidrs and allowed_hosts. '
+                     'DELETE and SUSPEND, whose signals Heat refuses, poll '
+                     'as with False. `heat-lifecycle-plugins check` reports '
+                     'whether this cloud can tell.'),
+    cfg.IntOpt('mistral_notified_poll_interval', default=30, min=1,
+               help='Seconds between two fallback polls of an execution '
+                    'Mistral is to tell about (mistral_notify): Mistral '
+                    'never sends a lost notification again, so the action '
+                    'still ends at most this long after its workflow. 30 s '
+                    'keeps a 600 s workflow to about 20 polls, a tenth of '
+                    'what polling every 3 s costs.'),
     cfg.IntOpt('mistral_decision_timeout', default=120, min=1,
                help='Seconds the replace_decision workflow of an '
                     'OS::Mistral::ExternalResource may run before the '

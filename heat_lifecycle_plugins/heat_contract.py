@@ -104,7 +104,15 @@ CONTRACT = (
     Name('heat.engine.resources.signal_responder:SignalResponder.'
          '_get_ec2_signed_url',
          "(self, signal_type='/signal', never_expire=False)",
-         used=SD_USE + ' (CFN_SIGNAL URLs without expiry)'),
+         used=SD_USE + ' (CFN_SIGNAL URLs without expiry); '
+                       'execution_notices (Mistral\'s webhook URL)'),
+    Name('heat.engine.resources.stack_user:StackUser._delete_user',
+         '(self)', refers_to=('_delete_keypair',),
+         used='execution_notices (the signed URL\'s user goes with an '
+              'ExternalResource)'),
+    Name('heat.db.api:resource_data_get', '(context, resource_id, key)',
+         used='execution_notices (a notice written by another engine '
+              'process)'),
     Name(SD + 'validate', '(self)', used=SD_USE + ' (overridden, then '
                                                   'called)'),
     Name(SD + 'check_create_complete', '(self, sd)',

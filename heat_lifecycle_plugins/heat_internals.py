@@ -144,6 +144,20 @@ def resource_state_by_physical_id(context, physical_id):
     return None if row is None else (row.action, row.status)
 
 
+def resource_data_value(resource, key):
+    """The resource's data `key` as stored now, or None.
+
+    Resource.data() keeps what it read first; a signal handled in another
+    engine process writes the database only.
+    """
+    from heat.common import exception
+    from heat.db import api as db_api
+    try:
+        return db_api.resource_data_get(resource.context, resource.id, key)
+    except exception.NotFound:
+        return None
+
+
 def stored_stack(context, stack_id):
     """The stack's row as stored now (StoredStack), or None."""
     from heat.objects import stack as stack_object

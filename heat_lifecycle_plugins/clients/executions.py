@@ -25,6 +25,13 @@ wait for the next poll when it is due sooner than that, within its budget.
 While Mistral does not answer (a restart), polls go on at least every
 OUTAGE_RETRY seconds; poll_until gives up once it has not answered for
 longer than the grace it is given.
+
+An execution Mistral tells about its end (a webhook, see
+resources/execution_notices.py) is not polled on that schedule:
+wait_told() looks for the notice every LOOK_EVERY seconds (a database
+read, no Mistral call), reads the execution once told, and polls it only
+every `period` seconds (a Schedule with a period) in case the notice was
+lost.
 """
 
 import collections
@@ -60,6 +67,9 @@ FIRST_INTERVAL = 0.2
 AGE_FRACTION = 0.1
 HEAT_STEP = 1.0
 OUTAGE_RETRY = 1.0
+# Seconds between two looks for a notice: half of it is the median delay
+# it adds between Mistral's notice and the action's end.
+LOOK_EVERY = 0.25
 
 
 def growing_interval(age, first, share, longest):
@@ -76,13 +86,24 @@ def interval(age, longest):
 
 
 class Schedule(object):
-    """The polls of one execution, started at `started`."""
+    """The polls of one execution, started at `started`.
 
-    def __init__(self, started, longest):
+    Polls grow apart with the execution's age, up to `longest` seconds;
+    with a `period`, they come every `period` seconds from `started` (the
+    fallback polls of an execution Mistral tells about).
+    """
+
+    def __init__(self, started, longest, period=None):
         self.started = started
         self.longest = longest
-        self.next_poll = started
+        self.period = period
+        self.next_poll = started if period is None else started + period
         self.unanswered_since = None
+
+    def _interval(self, now):
+        if self.period is not None:
+            return self.period
+        return interval(now - self.started, self.longest)
 
     def wait(self, now, deadline, horizon=HEAT_STEP):
         """Seconds to sleep before the next poll; None: return to Heat.
@@ -101,13 +122,14 @@ class Schedule(object):
         silent = (None if self.unanswered_since is None
                   else now - self.unanswered_since)
         self.unanswered_since = None
-        self.next_poll = now + interval(now - self.started, self.longest)
+        self.next_poll = now + self._interval(now)
         return silent
 
     def unanswered(self, now):
         """A poll at `now` got no answer; seconds Mistral has not answered."""
         if self.unanswered_since is None:
             self.unanswered_since = now
+        # Mistral is back soon after a restart: not a fallback period later.
         self.next_poll = now + max(OUTAGE_RETRY,
                                    interval(now - self.started,
                                             self.longest))
@@ -116,6 +138,36 @@ class Schedule(object):
 
 class Silent(Exception):
     """Mistral has not answered for longer than the grace allowed."""
+
+
+def _poll_once(read, schedule, grace, before_poll, clock):
+    """One poll: the Execution, or None when Mistral did not answer.
+
+    Raises Silent once Mistral has not answered for longer than `grace`.
+    """
+    if before_poll is not None:
+        before_poll()
+    now = clock()
+    try:
+        execution = read()
+    except Exception as exc:
+        if not getattr(exc, 'transient', False):
+            raise
+        silent = schedule.unanswered(now)
+        if silent > grace:
+            raise Silent(silent, exc)
+        LOG.warning('no answer from Mistral for %(s)d s (grace '
+                    '%(grace)d s): %(exc)s',
+                    {'s': silent, 'grace': grace, 'exc': exc})
+        return None
+    silent = schedule.answered(now)
+    if silent is not None:
+        LOG.info('Mistral answers again after %.0f s', silent)
+    return execution
+
+
+def _ended(execution):
+    return execution is not None and not is_running(execution.state)
 
 
 def poll_until(read, schedule, budget, grace, before_poll=None,
@@ -134,25 +186,38 @@ def poll_until(read, schedule, budget, grace, before_poll=None,
         if wait is None:
             return None
         sleep(wait)
-        if before_poll is not None:
-            before_poll()
-        now = clock()
-        try:
-            execution = read()
-        except Exception as exc:
-            if not getattr(exc, 'transient', False):
-                raise
-            silent = schedule.unanswered(now)
-            if silent > grace:
-                raise Silent(silent, exc)
-            LOG.warning('no answer from Mistral for %(s)d s (grace '
-                        '%(grace)d s): %(exc)s',
-                        {'s': silent, 'grace': grace, 'exc': exc})
-            now = clock()
-            continue
-        silent = schedule.answered(now)
-        if silent is not None:
-            LOG.info('Mistral answers again after %.0f s', silent)
-        if not is_running(execution.state):
+        execution = _poll_once(read, schedule, grace, before_poll, clock)
+        if _ended(execution):
             return execution
+        now = clock()
+
+
+def wait_told(read, notice, schedule, budget, grace, before_poll=None,
+              look_every=LOOK_EVERY, clock=time.monotonic, sleep=time.sleep):
+    """(the finished Execution, told) or (None, False) after `budget` s.
+
+    notice.ended(): whether Mistral said the execution ended (a database
+    read); notice.dismiss(): forget a notice the execution belies (it
+    still runs). Looks every `look_every` seconds; reads the execution
+    once told (the notice's body is never trusted), else when the
+    schedule's fallback poll is due. read, before_poll and grace as for
+    poll_until; before_poll also runs once per call.
+    """
+    if before_poll is not None:
+        before_poll()
+    now = clock()
+    deadline = now + budget
+    while True:
+        told = notice.ended()
+        # Told during an outage: the outage's retry pace, not every look.
+        if (told and schedule.unanswered_since is None or
+                schedule.next_poll <= now):
+            execution = _poll_once(read, schedule, grace, before_poll, clock)
+            if _ended(execution):
+                return execution, told
+            if told and execution is not None:
+                notice.dismiss()
+        if clock() + look_every > deadline:
+            return None, False
+        sleep(look_every)
         now = clock()

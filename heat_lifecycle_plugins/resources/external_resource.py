@@ -27,6 +27,7 @@ from heat.engine import attributes
 from heat.engine import constraints
 from heat.engine import properties
 from heat.engine import resource
+from heat.engine.resources import signal_responder
 from heat.engine import support
 from oslo_log import log as logging
 from oslo_serialization import jsonutils
@@ -35,7 +36,9 @@ from heat_lifecycle_plugins import action_requests
 from heat_lifecycle_plugins.clients import mistral_plugin
 from heat_lifecycle_plugins.resources import action_constraints
 from heat_lifecycle_plugins.resources import common
+from heat_lifecycle_plugins.resources import execution_notices
 from heat_lifecycle_plugins.resources import execution_results as results
+from heat_lifecycle_plugins.resources import signal_callers
 from heat_lifecycle_plugins.resources import update_decisions
 from heat_lifecycle_plugins.resources import workflow_runs
 
@@ -45,8 +48,11 @@ LOG = logging.getLogger(__name__)
 WORKFLOW_CONSTRAINT = 'heat_lifecycle_plugins.mistral_workflow'
 
 
-class ExternalResource(common.StorableValidation, workflow_runs.WorkflowRuns,
-                       update_decisions.UpdateDecisions, resource.Resource):
+class ExternalResource(common.StorableValidation, signal_callers.SignalCallers,
+                       execution_notices.ExecutionNotices,
+                       workflow_runs.WorkflowRuns,
+                       update_decisions.UpdateDecisions,
+                       signal_responder.SignalResponder):
     """A resource managed by user-defined Mistral workflows.
 
     Each Heat action (CREATE, UPDATE, DELETE, SUSPEND, RESUME, CHECK) may
@@ -65,11 +71,21 @@ class ExternalResource(common.StorableValidation, workflow_runs.WorkflowRuns,
     ``extended_action``'s workflow as a Heat UPDATE, with
     ``action_inputs`` merged over ``input``; a failed request does not
     make the next update a replacement.
+
+    Mistral tells the resource when an execution ends (a webhook to the
+    resource's pre-signed heat-api-cfn URL, made with a stack-domain user
+    deleted with the resource), so an action ends a fraction of a second
+    after its workflow with a few Mistral calls; a slow fallback poll
+    covers a lost notification. DELETE and SUSPEND, whose signals Heat
+    refuses, and clouds that cannot be told poll. The start event of each
+    execution says which way it is waited for.
     """
 
     support_status = support.SupportStatus(version='9.0.0')
 
     default_client_name = mistral_plugin.CLIENT_NAME
+
+    SIGNALLED_AS = 'resource'  # signal_callers: only Mistral's notices
 
     _ACTION_KEYS = (WORKFLOW, PARAMS) = ('workflow', 'params')
 
@@ -307,6 +323,7 @@ class ExternalResource(common.StorableValidation, workflow_runs.WorkflowRuns,
         return done
 
     def handle_delete(self):
+        self._delete_notice_credentials()
         if self._action_spec(self.DELETE):
             self._settle_unread()
         if not results.runs_delete(bool(self._action_spec(self.CREATE)),

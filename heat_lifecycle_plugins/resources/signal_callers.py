@@ -19,7 +19,9 @@ member role (MEMBER_ROLES, or an admin context) or with the deployment's
 own credentials: its stack user, which the server's HEAT_SIGNAL requests
 authenticate as, and which a heat-api-cfn signed URL (CFN_SIGNAL) maps to.
 Anyone else gets Heat's Forbidden (a 403 from heat-api) and nothing is
-stored. Read (Caller), decide (refusal, pure), refuse (SignalCallers).
+stored. OS::Mistral::ExternalResource takes Mistral's notices the same way
+(through its signed URL). Read (Caller), decide (refusal, pure), refuse
+(SignalCallers).
 """
 
 import collections
@@ -39,11 +41,12 @@ MEMBER_ROLES = frozenset(('member', 'admin'))
 Caller = collections.namedtuple('Caller', 'user_id roles is_admin')
 
 
-def refusal(caller, own_user_id):
+def refusal(caller, own_user_id, what='deployment'):
     """Why `caller` may not signal; None when it may.
 
     caller: a Caller, or None when the engine cannot tell who sent the
-    signal. own_user_id: the id of the deployment's stack user, or None.
+    signal. own_user_id: the id of the stack user of the signalled
+    resource (`what`: a deployment, a resource), or None.
     """
     if caller is None:
         return 'the engine cannot tell who sent it'
@@ -53,9 +56,8 @@ def refusal(caller, own_user_id):
     if own_user_id and caller.user_id == own_user_id:
         return None
     return ('the caller has neither a member role on the project (its '
-            'roles: %s) nor the deployment\'s own credentials; a reader '
-            'may read a deployment, not change it' % (
-                ', '.join(roles) or 'none'))
+            'roles: %s) nor the %s\'s own credentials; a reader may read a '
+            '%s, not change it' % (', '.join(roles) or 'none', what, what))
 
 
 def caller_of(context):
@@ -67,11 +69,14 @@ def caller_of(context):
 
 
 class SignalCallers(object):
-    """Refuses signals from readers (a mixin of SoftwareDeployment)."""
+    """Refuses signals from readers (a mixin of our signalled types)."""
+
+    # What the refusal calls the signalled resource.
+    SIGNALLED_AS = 'deployment'
 
     def signal(self, details=None, need_check=True):
         why = refusal(caller_of(heat_internals.signal_caller(self)),
-                      heat_internals.stack_user_id(self))
+                      heat_internals.stack_user_id(self), self.SIGNALLED_AS)
         if why is not None:
             LOG.warning('%(res)s: signal refused: %(why)s',
                         {'res': self, 'why': why})

@@ -91,7 +91,7 @@ class UpdateDecisions(object):
         try:
             watch = self._start(workflow_runs.DECISION, props, spec=props[
                 self.REPLACE_DECISION], extra_env={
-                    results.ENV_PREVIOUS_INPUT: old_input})
+                    results.ENV_PREVIOUS_INPUT: old_input}, notify=False)
             execution = self._poll_until(watch, timeout, horizon=timeout)
             if execution is None:
                 self._cancel_execution(watch.run, 'no decision in %d s'

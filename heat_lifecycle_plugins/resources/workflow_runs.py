@@ -30,6 +30,7 @@ from heat_lifecycle_plugins.clients import executions
 from heat_lifecycle_plugins.clients import mistral
 from heat_lifecycle_plugins import config
 from heat_lifecycle_plugins import heat_internals
+from heat_lifecycle_plugins.resources import execution_notices as notices
 from heat_lifecycle_plugins.resources import execution_results as results
 from heat_lifecycle_plugins.resources import stored_outputs
 
@@ -46,8 +47,10 @@ CHECK_BUDGET = 5.0
 # The Run.action of a replace_decision execution (not a Heat action).
 DECISION = 'REPLACE_DECISION'
 
-# What handle_* hands check_*_complete: the execution and its polls.
-Watch = collections.namedtuple('Watch', 'run schedule')
+# What handle_* hands check_*_complete: the execution, its polls and
+# whether Mistral tells of its end (execution_notices).
+Watch = collections.namedtuple('Watch', 'run schedule told',
+                               defaults=(False,))
 
 
 class WorkflowFailed(exception.Error):
@@ -119,8 +122,12 @@ class WorkflowRuns(object):
         return (props[self.EX_ACTIONS] or {}).get(action)
 
     def _start(self, action, props=None, extra_env=None, spec=None,
-               extra_input=None):
-        """Start the action's execution; its Watch, None if no workflow."""
+               extra_input=None, notify=True):
+        """Start the action's execution; its Watch, None if no workflow.
+
+        notify: a Heat action's execution, which Mistral may tell about
+        (execution_notices); the start event says how it is waited for.
+        """
         props = self.properties if props is None else props
         spec = spec or self._action_spec(action, props)
         if not spec:
@@ -129,6 +136,9 @@ class WorkflowRuns(object):
         workflow = spec[self.WORKFLOW]
         params = results.execution_params(action, spec.get(self.PARAMS),
                                           self._outputs(), extra_env)
+        waiting = self._waiting(notify and opts().mistral_notify)
+        if waiting.url:
+            params = notices.with_webhook(params, waiting.url)
         client = self._mistral()
         started = time.monotonic()
         try:
@@ -145,9 +155,14 @@ class WorkflowRuns(object):
         LOG.info('%(res)s: %(action)s started Mistral execution %(id)s of '
                  'workflow %(wf)s', {'res': self, 'action': action,
                                      'id': execution_id, 'wf': workflow})
-        return Watch(results.Run(action, workflow, execution_id),
-                     executions.Schedule(started,
-                                         opts().mistral_poll_interval))
+        run = results.Run(action, workflow, execution_id)
+        period = opts().mistral_notified_poll_interval
+        if notify:
+            self._add_event(self.action, self.status,
+                            notices.waiting_reason(run, waiting, period))
+        return Watch(run, executions.Schedule(
+            started, opts().mistral_poll_interval,
+            period=period if waiting.url else None), bool(waiting.url))
 
     def _workflow_input(self, workflow, props, extra_input=None):
         """What an execution of `workflow` gets as input.
@@ -168,24 +183,43 @@ class WorkflowRuns(object):
         Rides through a Mistral that does not answer for up to
         mistral_outage_grace seconds.
         """
-        run, schedule = watch
+        return self._riding_outages(watch, executions.poll_until,
+                                    horizon=horizon)(budget)
+
+    def _wait_told(self, watch, budget):
+        """(finished execution, told by Mistral) or (None, False)."""
+        notice = notices.Notice(self, watch.run.execution_id)
+        return self._riding_outages(watch, executions.wait_told,
+                                    notice=notice)(budget)
+
+    def _riding_outages(self, watch, wait, **kwargs):
+        """wait(read, schedule, budget, grace, ...) as a call of budget.
+
+        Mistral silent for longer than mistral_outage_grace seconds raises
+        MistralUnreachable.
+        """
+        run, schedule = watch.run, watch.schedule
         grace = opts().mistral_outage_grace
 
         def read():  # the client made when Mistral first answers
             return self._mistral().execution(run.execution_id, retries=0)
-        try:
-            return executions.poll_until(
-                read, schedule, budget, grace,
-                before_poll=lambda: self._fail_if_stack_cancelled(run),
-                horizon=horizon)
-        except executions.Silent as exc:
-            silent, error = exc.args
-            raise mistral.MistralUnreachable(
-                'Mistral at %s has not answered for %d s, more than [%s] '
-                'mistral_outage_grace (%d s), while execution %s of '
-                'workflow %s ran: %s' % (
-                    self._endpoint(), silent, config.GROUP.name, grace,
-                    run.execution_id, run.workflow, error))
+
+        def waited(budget):
+            try:
+                return wait(read, schedule=schedule, budget=budget,
+                            grace=grace, before_poll=lambda:
+                            self._fail_if_stack_cancelled(run), **kwargs)
+            except executions.Silent as exc:
+                raise self._unreachable(run, grace, *exc.args)
+        return waited
+
+    def _unreachable(self, run, grace, silent, error):
+        return mistral.MistralUnreachable(
+            'Mistral at %s has not answered for %d s, more than [%s] '
+            'mistral_outage_grace (%d s), while execution %s of '
+            'workflow %s ran: %s' % (
+                self._endpoint(), silent, config.GROUP.name, grace,
+                run.execution_id, run.workflow, error))
 
     def _tasks(self, run, state):
         """The execution's tasks if its state needs them.
@@ -229,14 +263,24 @@ class WorkflowRuns(object):
         if outcome.failure is not None:
             raise FAILURES[outcome.failure.kind](outcome.failure.reason)
 
+    def _wait(self, watch, budget):
+        """The finished execution, or None; told: an event says how."""
+        if not watch.told:
+            return self._poll_until(watch, budget)
+        execution, told = self._wait_told(watch, budget)
+        if execution is not None:
+            self._add_event(self.action, self.status,
+                            notices.ended_reason(watch.run, told))
+        return execution
+
     def check_execution(self, watch):
-        """Poll the execution within CHECK_BUDGET; True once it ended."""
+        """Wait for the execution within CHECK_BUDGET; True once it ended."""
         if not watch:
             return True
         run = watch.run
         budget = CHECK_BUDGET if self.stack.convergence else 0
         try:
-            execution = self._poll_until(watch, budget)
+            execution = self._wait(watch, budget)
             if execution is None:
                 return False
             held = self._held()

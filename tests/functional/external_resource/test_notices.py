@@ -1,0 +1,85 @@
+# Licensed under the Apache License, Version 2.0 (the "License"); you may
+# not use this file except in compliance with the License. You may obtain
+# a copy of the License at
+#
+#      http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+# WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+# License for the specific language governing permissions and limitations
+# under the License.
+"""OS::Mistral::ExternalResource told by Mistral when its execution ends.
+
+The in-process engine has no heat-api-cfn: each test sends the signal
+Mistral's webhook would, through the engine's RPC API as heat-api-cfn
+does (the whole path, Mistral to heat-api-cfn, is in tests/e2e).
+"""
+
+import time
+
+from tests.functional.external_resource.conftest import create_template
+from tests.functional.external_resource.conftest import executions_of
+from tests.functional.external_resource.conftest import wait_for
+
+# Makes a thing, then sleeps `sleep` seconds.
+SLOW = create_template('create_slowly', 'sleep', env_default=2)
+
+
+def reasons(heat, ident):
+    return [e['resource_status_reason'] for e in heat.events(ident, 'thing')]
+
+
+def ended_execution(mistral):
+    """The create_slowly execution, once it ended in Mistral."""
+    def ended():
+        done = [e for e in executions_of(mistral, 'create_slowly')
+                if e.state == 'SUCCESS']
+        return done[0] if done else None
+    return wait_for(ended, 'the workflow to end')
+
+
+def test_a_notice_ends_the_action_without_the_fallback_poll(
+        heat, mistral, options, thing_store):
+    options(mistral_notify=True, mistral_notified_poll_interval=600)
+    ident = heat.create(SLOW, params={'store': thing_store.url}, wait=False)
+    execution = ended_execution(mistral)
+    time.sleep(3)  # polled, it would have ended by now
+    assert heat.show(ident, resolve_outputs=False)['stack_status'] == \
+        'CREATE_IN_PROGRESS'
+    assert any('Mistral tells its end to heat-api-cfn (fallback poll every '
+               '600 s)' in r for r in reasons(heat, ident))
+
+    # Not an end, and not this execution: recorded as ignored, no effect.
+    heat.signal(ident, 'thing', {'id': execution.id,
+                                 'event': 'WORKFLOW_LAUNCHED'})
+    heat.signal(ident, 'thing', {'id': 'another', 'event':
+                                 'WORKFLOW_SUCCEEDED'})
+    time.sleep(1.5)
+    assert heat.show(ident, resolve_outputs=False)['stack_status'] == \
+        'CREATE_IN_PROGRESS'
+
+    told = time.time()
+    heat.signal(ident, 'thing', {'id': execution.id,
+                                 'event': 'WORKFLOW_SUCCEEDED'})
+    heat.wait(ident, 'CREATE', timeout=30)
+    assert time.time() - told < 10
+    seen = reasons(heat, ident)
+    assert 'Mistral execution %s ended: told by Mistral' % execution.id \
+        in seen
+    assert any(r.startswith('signal ignored: ') and 'WORKFLOW_LAUNCHED' in r
+               for r in seen)
+    heat.delete(ident)
+
+
+def test_a_lost_notice_is_caught_by_the_fallback_poll(
+        heat, mistral, options, thing_store):
+    options(mistral_notify=True, mistral_notified_poll_interval=6)
+    started = time.time()
+    ident = heat.create(SLOW, params={'store': thing_store.url}, wait=False)
+    heat.wait(ident, 'CREATE', timeout=60)
+    # The workflow takes about 2 s; the fallback poll comes at 6 s.
+    assert 5 < time.time() - started < 6 + 2 + 5
+    assert any(r.endswith('found by the fallback poll (no notification '
+                          'came)') for r in reasons(heat, ident))
+    heat.delete(ident)
