@@ -12,7 +12,7 @@
 """Run the test tiers on every supported Heat series, a few jobs at a time.
 
     python3 -m tools.matrix [--jobs N] [--series S,...] [--tiers T,...]
-                            [--results DIR] [--readme]
+                            [--results DIR] [--readme] [--roots]
     python3 -m tools.matrix --table-only [--results DIR] [--readme]
 
 Each series' venv is built once (tools/venv.sh) and then serves every tier
@@ -29,6 +29,11 @@ make the reliability table, written to DIR/reliability-table.rst and, with
 --readme, between README's reliability-table markers. Exit status 1 if
 any job failed; the failures name their series (if any) and tier.
 
+With --roots, the unit and functional tiers of some series run in Debian
+roots on other Pythons instead (tools/matrix_roots.py), and each root runs
+the wheel's own dist checks. Venvs and roots are built two at a time,
+beside the jobs of the series already built.
+
 Standard library only: it runs with the machine's python3 before any venv
 exists.
 """
@@ -44,7 +49,9 @@ import tempfile
 import threading
 import time
 
+from tools import matrix_commands
 from tools import matrix_report
+from tools import matrix_roots
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DEFAULT_RESULTS = os.path.join(ROOT, '.test-results')
@@ -71,7 +78,7 @@ TIERS = {
 # A job's wall-clock limit; a job over it is killed and counts as failed.
 # Heat 24.x (eventlet) functional takes about 12 min on a quiet 2-core
 # machine and over 27 min when the machine is shared (measured 1611 s).
-JOB_TIMEOUT = {'unit': 600, 'functional': 2700, 'e2e': 1800, 'fault': 2100,
+JOB_TIMEOUT = {'unit': 900, 'functional': 2700, 'e2e': 1800, 'fault': 2100,
                'dist': 1500, 'fuzz': 900, 'lint': 600, 'docs': 600}
 # Longest first, so that two lanes finish close together.
 TIER_ORDER = ('e2e', 'functional', 'fault', 'dist', 'fuzz', 'unit', 'docs',
@@ -89,60 +96,76 @@ def series_settings():
 
 
 class Job(object):
-    def __init__(self, series, tier, venv_series=None):
+    def __init__(self, series, tier, venv_series=None, suite=None):
         self.series = series  # None for a tier run once
         self.tier = tier
-        # Whose venv the job runs in (None: none).
+        # Whose venv the job runs in (None: none), and in which root (None:
+        # the machine's).
         self.venv_series = series or venv_series
+        self.suite = suite
         self.paths = TIERS[tier].paths
         self.name = '%s-%s' % (series, tier) if series else tier
         self.where = 'Heat %s %s' % (series, tier) if series else tier
+        if suite:
+            self.where += ' (%s root)' % suite
+        if suite and tier == 'dist':
+            self.paths = matrix_roots.DIST_PATHS
+            self.name += '@' + suite
+
+    @property
+    def venv_key(self):
+        return (self.suite, self.venv_series) if self.venv_series else None
         self.rc = None
         self.seconds = None
         self.note = ''
 
 
-def build_venv(series, results, lock):
-    """Build (or reuse) the series' venv; its path, or None on failure."""
-    log = os.path.join(results, '%s-venv.log' % series)
-    with open(log, 'w') as f:
-        proc = subprocess.run(['bash', 'tools/venv.sh', series], cwd=ROOT,
-                              stdout=subprocess.PIPE, stderr=f, text=True)
+def build_venv(key, results, lock):
+    """Build (or reuse) the venv of key (suite or None, series).
+
+    Its path (in the root, for a suite), or None on failure.
+    """
+    suite, series = key
+    start = time.time()
+    log = os.path.join(results, '%s-venv.log' % (
+        '%s-%s' % (suite, series) if suite else series))
+    if suite:
+        venv = matrix_roots.build(suite, series, WHEEL, log)
+        if venv:
+            PYTHONS[key] = matrix_roots.python_version(suite)
+    else:
+        with open(log, 'w') as f:
+            proc = subprocess.run(['bash', 'tools/venv.sh', series],
+                                  cwd=ROOT, stdout=subprocess.PIPE,
+                                  stderr=f, text=True)
+        venv = proc.returncode == 0 and \
+            proc.stdout.strip().splitlines()[-1] or None
+        if venv:
+            PYTHONS[key] = matrix_commands.python_version(venv)
     with lock:
-        print('[%6.0fs] Heat %s venv %s' % (
+        print('[%6.0fs] Heat %s venv%s %s in %.0fs' % (
             time.time() - START, series,
-            'ready' if proc.returncode == 0 else 'FAILED (see %s)' % log),
-            flush=True)
-    if proc.returncode != 0:
-        return None
-    return proc.stdout.strip().splitlines()[-1]
+            ' in the %s root' % suite if suite else '',
+            'ready' if venv else 'FAILED (see %s)' % log,
+            time.time() - start), flush=True)
+    return venv
 
 
 def run_job(job, venv, results, lock, extra_args):
     """Run a pytest tier in `venv`, or a tier's command (with HLP_VENV)."""
-    base = tempfile.mkdtemp(prefix='hlp-%s-' % job.name)
     xml = os.path.join(results, '%s.xml' % job.name)
     log = os.path.join(results, '%s.log' % job.name)
-    env = dict(os.environ, TMPDIR=base)
-    command = TIERS[job.tier].command
-    cwd = ROOT
-    if TIERS[job.tier].wheel:
-        cwd = stage_without_package(os.path.join(base, 'src'))
-        env['HLP_INSTALLED_WHEEL'] = WHEEL
-        env['HLP_SOURCE_ROOT'] = ROOT  # the checkout, for its git
-    if command:
-        argv = command
-        if venv:
-            env['HLP_VENV'] = venv
+    if job.suite:
+        base, inside = matrix_roots.workdir(job.suite, job.name)
+        argv, cwd, env = matrix_commands.root_job_command(
+            job, TIERS[job.tier], WHEEL, venv, inside, extra_args)
     else:
-        env['HLP_VENV'] = venv
-        argv = [os.path.join(venv, 'bin', 'python'), '-m', 'pytest',
-                '-p', 'no:cacheprovider', '-q', '-rfE',
-                '--basetemp', os.path.join(base, 'pytest'),
-                '--junitxml', xml] + extra_args + job.paths
-        env['HLP_SERIES'] = job.series
-        env['HLP_FAULT_ROWS'] = matrix_report.fault_rows_file(results,
-                                                              job.series)
+        base = tempfile.mkdtemp(prefix='hlp-%s-' % job.name)
+        argv, cwd, env = matrix_commands.job_command(
+            job, TIERS[job.tier], WHEEL, venv, base, xml, extra_args)
+    if job.venv_key in PYTHONS:
+        with open(os.path.join(results, '%s.python' % job.name), 'w') as f:
+            f.write(PYTHONS[job.venv_key] + '\n')
     start = time.time()
     with open(log, 'w') as f:
         proc = subprocess.Popen(argv, cwd=cwd, stdout=f,
@@ -156,8 +179,10 @@ def run_job(job, venv, results, lock, extra_args):
             job.rc = -9
             job.note = 'killed after %ss' % JOB_TIMEOUT[job.tier]
     job.seconds = time.time() - start
+    if job.suite and os.path.exists(os.path.join(base, 'junit.xml')):
+        shutil.copy(os.path.join(base, 'junit.xml'), xml)
     shutil.rmtree(base, ignore_errors=True)
-    if command:
+    if TIERS[job.tier].command:
         with open(os.path.join(results, '%s.rc' % job.name), 'w') as f:
             f.write('%d %.1f\n' % (job.rc, job.seconds))
     with lock:
@@ -166,28 +191,6 @@ def run_job(job, venv, results, lock, extra_args):
             'passed' if job.rc == 0 else 'FAILED (rc %s%s, see %s)' % (
                 job.rc, ', ' + job.note if job.note else '', log),
             job.seconds), flush=True)
-
-
-def stage_without_package(dest):
-    """A copy of the repo's files without heat_lifecycle_plugins/.
-
-    Tests, fixtures, examples and tools are there; our package is not, so
-    it is imported from the venv's installed wheel, and whatever the wheel
-    lacks fails the tests that need it.
-    """
-    files = subprocess.run(
-        ['git', 'ls-files', '-co', '--exclude-standard', '-z'], cwd=ROOT,
-        capture_output=True, check=True).stdout.decode().split('\0')
-    for path in files:
-        if not path or path.startswith('heat_lifecycle_plugins/'):
-            continue
-        source = os.path.join(ROOT, path)
-        if not os.path.isfile(source):
-            continue  # deleted in the work tree
-        target = os.path.join(dest, path)
-        os.makedirs(os.path.dirname(target), exist_ok=True)
-        shutil.copy2(source, target)
-    return dest
 
 
 def build_dist(results):
@@ -204,18 +207,12 @@ def build_dist(results):
     return proc.stdout.strip().splitlines()[-1]
 
 
-def write_versions(results, series, venv):
-    out = subprocess.run(
-        [os.path.join(venv, 'bin', 'python'), '-c',
-         'import importlib.metadata as m; print(", ".join("%s %s" % '
-         '(n, m.version(n)) for n in ("openstack-heat", "mistral", '
-         '"keystone")))'], capture_output=True, text=True)
-    with open(os.path.join(results, '%s-versions.txt' % series), 'w') as f:
-        f.write(out.stdout.strip().replace('openstack-heat', 'heat'))
-
-
 START = time.time()
 WHEEL = None  # the wheel under test, once built
+PYTHONS = {}  # venv key -> the Python version of that venv
+# Venvs and roots built at once: pip and dpkg wait on the network for much
+# of a fresh build.
+BUILDS_AT_ONCE = 2
 
 
 def parse_args(argv, all_series):
@@ -227,6 +224,10 @@ def parse_args(argv, all_series):
     parser.add_argument('--results', default=DEFAULT_RESULTS)
     parser.add_argument('--readme', action='store_true',
                         help='write the table into README.rst')
+    parser.add_argument('--roots', action='store_true',
+                        default=os.environ.get('HLP_ROOTS') == '1',
+                        help='run the tiers placed in Debian roots there '
+                             '(tools/matrix_roots.py; HLP_ROOTS=1)')
     parser.add_argument('--table-only', action='store_true',
                         help='print the table of an earlier run')
     parser.add_argument('pytest_args', nargs='*')
@@ -273,39 +274,65 @@ def tables(args, all_series, e2e_series, write=False):
 
 
 def planned_jobs(args, e2e_series, default):
-    jobs = [Job(s, t) for t in TIER_ORDER if t in args.tiers
+    jobs = [Job(s, t, suite=matrix_roots.suite_of(s, t) if args.roots
+                else None)
+            for t in TIER_ORDER if t in args.tiers
             for s in args.series
             if TIERS[t].series == 'all'
             or TIERS[t].series == 'e2e' and s in e2e_series
             or TIERS[t].series == 'newest' and s == default]
+    if args.roots and 'dist' in args.tiers:
+        # The wheel on each root's Python too.
+        jobs += [Job(s, 'dist', suite=suite) for suite, s in
+                 sorted(matrix_roots.suites(args.series).items())]
     jobs += [Job(None, t, default if TIERS[t].series == DEFAULT else None)
              for t in TIER_ORDER
              if t in args.tiers and TIERS[t].series in (ONCE, DEFAULT)]
     return jobs
 
 
-def run_jobs(args, jobs, default):
-    """Run the jobs; the series whose venv could not be built."""
+def build_order(jobs, e2e_series):
+    """The venvs the jobs need, longest jobs' (e2e, fault) first.
+
+    So that the lanes start on those.
+    """
+    keys = []
+    for job in sorted(jobs, key=lambda j: (j.venv_series not in e2e_series,
+                                           j.suite is not None)):
+        if job.venv_key and job.venv_key not in keys:
+            keys.append(job.venv_key)
+    return keys
+
+
+def run_jobs(args, jobs, e2e_series):
+    """Run the jobs; the venv keys (suite, series) that failed to build."""
     lock = threading.Lock()
-    # Venvs are built one after the other (pip is the bottleneck); each
-    # series' jobs start as soon as its venv is ready.
     pool = concurrent.futures.ThreadPoolExecutor(args.jobs)
     running = [pool.submit(run_job, job, None, args.results, lock, [])
                for job in jobs if job.venv_series is None]
-    venv_failed = []
-    for s in args.series + [default] * (default not in args.series):
-        if not any(job.venv_series == s for job in jobs):
-            continue  # no tier of this run needs its venv
-        venv = build_venv(s, args.results, lock)
+
+    def build_then_queue(key):
+        # Each venv's jobs start as soon as it is ready.
+        venv = build_venv(key, args.results, lock)
         if venv is None:
-            venv_failed.append(s)
-            continue
-        write_versions(args.results, s, venv)
+            return key
+        if key[0] is None or not os.path.exists(os.path.join(
+                args.results, '%s-versions.txt' % key[1])):
+            matrix_commands.write_versions(args.results, key[1], venv,
+                                           key[0])
         for job in jobs:
-            if job.venv_series == s:
-                running.append(pool.submit(
-                    run_job, job, venv, args.results, lock,
-                    [] if TIERS[job.tier].command else args.pytest_args))
+            if job.venv_key == key:
+                with lock:
+                    running.append(pool.submit(
+                        run_job, job, venv, args.results, lock,
+                        [] if TIERS[job.tier].command
+                        else args.pytest_args))
+        return None
+
+    with concurrent.futures.ThreadPoolExecutor(BUILDS_AT_ONCE) as builders:
+        builds = [builders.submit(build_then_queue, key)
+                  for key in build_order(jobs, e2e_series)]
+        venv_failed = [f.result() for f in builds if f.result()]
     for future in running:
         future.result()
     pool.shutdown()
@@ -316,9 +343,8 @@ def report_failures(args, jobs, venv_failed):
     """Print what failed; whether anything did."""
     failed = [j for j in jobs if j.rc not in (0, None)]
     for j in jobs:
-        if j.venv_series in venv_failed:
-            print('FAILED: Heat %s %s: its venv could not be built'
-                  % (j.venv_series, j.tier))
+        if j.venv_key in venv_failed:
+            print('FAILED: %s: its venv could not be built' % j.where)
     for j in failed:
         xml = os.path.join(args.results, '%s.xml' % j.name)
         names = matrix_report.failed_tests(xml) if os.path.exists(xml) \
@@ -348,7 +374,7 @@ def main(argv=None):
     if WHEEL is None:
         print('FAILED: the sdist and wheel could not be built')
         return 1
-    venv_failed = run_jobs(args, jobs, default)
+    venv_failed = run_jobs(args, jobs, e2e_series)
     tables(args, all_series, e2e_series, write=True)
     failed = report_failures(args, jobs, venv_failed)
     print('total %.0f s' % (time.time() - START))

@@ -55,8 +55,48 @@ def failed_tests(path, limit=10):
 
 
 def cell(results, series, tier):
-    xml = os.path.join(results, '%s-%s.xml' % (series, tier))
-    log = os.path.join(results, '%s-%s.log' % (series, tier))
+    """The job's result, then the same tier's in roots.
+
+    Those are the jobs <series>-<tier>@<suite>, each after its Python.
+    """
+    text = job_cell(results, '%s-%s' % (series, tier))
+    for name in extra_jobs(results, series, tier):
+        text = ('' if text == 'not run' else text + '; ') + '%s: %s' % (
+            job_python(results, name) or name.split('@')[1],
+            job_cell(results, name))
+    return text
+
+
+def extra_jobs(results, series, tier):
+    prefix = '%s-%s@' % (series, tier)
+    return sorted(f[:-4] for f in os.listdir(results)
+                  if f.startswith(prefix) and f.endswith('.log'))
+
+
+def job_python(results, name):
+    path = os.path.join(results, '%s.python' % name)
+    if not os.path.exists(path):
+        return ''
+    with open(path) as f:
+        return f.read().strip()
+
+
+def pythons(results, series, tiers):
+    """Each Python the series ran on, with its tiers: '3.9.2: unit'."""
+    by_python = {}
+    for tier in tiers:
+        for name in ['%s-%s' % (series, tier)] + extra_jobs(
+                results, series, tier):
+            version = job_python(results, name)
+            if version and tier not in by_python.setdefault(version, []):
+                by_python[version].append(tier)
+    return '; '.join('%s: %s' % (v, ', '.join(t)) for v, t in sorted(
+        by_python.items(), key=lambda i: tuple(map(int, i[0].split('.')))))
+
+
+def job_cell(results, name):
+    xml = os.path.join(results, '%s.xml' % name)
+    log = os.path.join(results, '%s.log' % name)
     if not os.path.exists(log):
         return 'not run'
     if not os.path.exists(xml):
@@ -108,9 +148,9 @@ def table(results, all_series, tiers, once_tiers):
     """
     once = [t for t in tiers if t in once_tiers]
     tiers = [t for t in tiers if t not in once]
-    header = ['Heat series', 'versions'] + list(tiers)
-    rows = [[s, versions(results, s)] + [cell(results, s, t) for t in tiers]
-            for s in all_series]
+    header = ['Heat series', 'versions', 'Python'] + list(tiers)
+    rows = [[s, versions(results, s), pythons(results, s, tiers)]
+            + [cell(results, s, t) for t in tiers] for s in all_series]
     widths = [max(len(r[i]) for r in [header] + rows)
               for i in range(len(header))]
     line = ' '.join('=' * w for w in widths)

@@ -16,7 +16,7 @@
 Run from the repository root with a series' venv's python. Tests of an
 installed-wheel tier (functional, e2e, fault, dist, fuzz) run in a staged
 copy of the repository without heat_lifecycle_plugins/
-(matrix.stage_without_package), removed afterwards: the package comes
+(matrix_commands.stage_without_package), removed afterwards: the package comes
 from the wheel installed in the venv. Other tests run in the tree.
 tests/conftest.py refuses a wheel tier that imports the tree.
 """
@@ -28,6 +28,7 @@ import sys
 import tempfile
 
 from tools import matrix
+from tools import matrix_commands
 
 ROOT = matrix.ROOT
 WHEEL_PATHS = [path for tier in matrix.TIERS.values() if tier.wheel
@@ -74,7 +75,8 @@ def main(args):
         os.execv(sys.executable, pytest + args)  # in the tree
     base = tempfile.mkdtemp(prefix='hlp-tier-')
     try:
-        stage = matrix.stage_without_package(os.path.join(base, 'src'))
+        stage = matrix_commands.stage_without_package(
+            os.path.join(base, 'src'))
         env = dict(os.environ, HLP_INSTALLED_WHEEL=wheel_under_test(),
                    HLP_SOURCE_ROOT=ROOT)
         return subprocess.call(pytest + staged_args(args, stage),
