@@ -20,6 +20,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 venv=${HLP_VENVS:-$PWD/.venvs}/build
+# One build at a time: tools/matrix.py builds the wheel while the venvs
+# build, and each venv's tools/venv.sh asks for it too.
+mkdir -p "$(dirname "$venv")"
+exec 9> "$(dirname "$venv")/.build-dist.lock"
+flock 9
 tools=(build twine pbr setuptools wheel)
 if [ "$(cat "$venv/.installed-from" 2>/dev/null)" != "${tools[*]}" ]; then
     echo "building the build venv in $venv ..." >&2

@@ -111,13 +111,13 @@ class Job(object):
         if suite and tier == 'dist':
             self.paths = matrix_roots.DIST_PATHS
             self.name += '@' + suite
+        self.rc = None
+        self.seconds = None
+        self.note = ''
 
     @property
     def venv_key(self):
         return (self.suite, self.venv_series) if self.venv_series else None
-        self.rc = None
-        self.seconds = None
-        self.note = ''
 
 
 def build_venv(key, results, lock):
@@ -130,7 +130,7 @@ def build_venv(key, results, lock):
     log = os.path.join(results, '%s-venv.log' % (
         '%s-%s' % (suite, series) if suite else series))
     if suite:
-        venv = matrix_roots.build(suite, series, WHEEL, log)
+        venv = matrix_roots.build(suite, series, log)
         if venv:
             PYTHONS[key] = matrix_roots.python_version(suite)
     else:
@@ -204,7 +204,9 @@ def build_dist(results):
         else 'FAILED (see %s)' % log), flush=True)
     if proc.returncode != 0:
         return None
-    return proc.stdout.strip().splitlines()[-1]
+    global WHEEL
+    WHEEL = proc.stdout.strip().splitlines()[-1]
+    return WHEEL
 
 
 START = time.time()
@@ -304,8 +306,12 @@ def build_order(jobs, e2e_series):
     return keys
 
 
-def run_jobs(args, jobs, e2e_series):
-    """Run the jobs; the venv keys (suite, series) that failed to build."""
+def run_jobs(args, jobs, e2e_series, dist):
+    """Run the jobs; the venv keys (suite, series) that failed to build.
+
+    `dist`: the future of the wheel's build, which every venv's jobs wait
+    for (the venvs' requirements install meanwhile).
+    """
     lock = threading.Lock()
     pool = concurrent.futures.ThreadPoolExecutor(args.jobs)
     running = [pool.submit(run_job, job, None, args.results, lock, [])
@@ -314,7 +320,7 @@ def run_jobs(args, jobs, e2e_series):
     def build_then_queue(key):
         # Each venv's jobs start as soon as it is ready.
         venv = build_venv(key, args.results, lock)
-        if venv is None:
+        if venv is None or dist.result() is None:
             return key
         if key[0] is None or not os.path.exists(os.path.join(
                 args.results, '%s-versions.txt' % key[1])):
@@ -368,13 +374,14 @@ def main(argv=None):
     jobs = planned_jobs(args, e2e_series, default)
     print('Heat series %s; %d jobs, %d at a time' % (
         ', '.join(args.series), len(jobs), args.jobs), flush=True)
-    # The wheel first: every series' venv installs it.
-    global WHEEL
-    WHEEL = build_dist(args.results)
-    if WHEEL is None:
+    # The wheel beside the venvs' requirements: every venv installs it
+    # (tools/build-dist.sh builds once, under a lock).
+    with concurrent.futures.ThreadPoolExecutor(1) as one:
+        dist = one.submit(build_dist, args.results)
+        venv_failed = run_jobs(args, jobs, e2e_series, dist)
+    if dist.result() is None:
         print('FAILED: the sdist and wheel could not be built')
         return 1
-    venv_failed = run_jobs(args, jobs, e2e_series)
     tables(args, all_series, e2e_series, write=True)
     failed = report_failures(args, jobs, venv_failed)
     print('total %.0f s' % (time.time() - START))

@@ -58,19 +58,25 @@ def python_version(suite):
         return f.read().split()[-1]
 
 
-def build(suite, series, wheel, log_path):
-    """The root and the series' venv in it, with the wheel.
+def build(suite, series, log_path):
+    """The root, the series' venv in it, then the wheel in that venv.
 
-    The venv's path as the root sees it, or None on failure.
+    The venv's path as the root sees it, or None on failure. The wheel
+    comes from tools/build-dist.sh, which waits for a build under way.
     """
     with open(log_path, 'w') as log:
-        for argv in (['build', suite], ['venv', suite, series, wheel]):
-            proc = subprocess.run(
-                ['bash', 'tools/python-root.sh'] + argv, cwd=ROOT,
-                stdout=subprocess.PIPE, stderr=log, text=True)
-            if proc.returncode:
-                return None
-    return proc.stdout.strip().splitlines()[-1]
+        def step(argv):
+            proc = subprocess.run(argv, cwd=ROOT, stdout=subprocess.PIPE,
+                                  stderr=log, text=True)
+            return proc.returncode == 0 and \
+                proc.stdout.strip().splitlines()[-1]
+        script = ['bash', 'tools/python-root.sh']
+        if not (step(script + ['build', suite])
+                and step(script + ['venv', suite, series])):
+            return None
+        wheel = step(['bash', 'tools/build-dist.sh'])
+        return wheel and step(script + ['venv', suite, series, wheel]) \
+            or None
 
 
 def workdir(suite, name):

@@ -84,3 +84,15 @@ def test_table_names_each_python_and_the_root_dist_results(tmp_path):
     assert '3.9.2: unit; 3.11.2: e2e' in rows['2025.1']
     assert '3.11.2: dist; 3.14.8: dist' in rows['2026.2']
     assert '17 passed (12 s); 3.14.8: 3 passed (12 s)' in rows['2026.2']
+
+
+def test_a_failed_job_is_reported_with_its_log(tmp_path, capsys):
+    lint = matrix.Job(None, 'lint')
+    unit = matrix.Job('2025.1', 'unit', suite='bullseye')
+    assert (unit.rc, unit.note, unit.seconds) == (None, '', None)
+    lint.rc, unit.rc = 1, 1
+    args = matrix.parse_args(['--results', str(tmp_path)], ALL)
+    assert matrix.report_failures(args, [lint, unit], [])
+    out = capsys.readouterr().out
+    assert 'FAILED: lint\n' in out
+    assert 'FAILED: Heat 2025.1 unit (bullseye root)' in out
