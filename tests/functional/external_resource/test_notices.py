@@ -18,12 +18,25 @@ does (the whole path, Mistral to heat-api-cfn, is in tests/e2e).
 
 import time
 
+from heat_lifecycle_fixtures import process
 from tests.functional.external_resource.conftest import create_template
 from tests.functional.external_resource.conftest import executions_of
 from tests.functional.external_resource.conftest import wait_for
 
 # Makes a thing, then sleeps `sleep` seconds.
 SLOW = create_template('create_slowly', 'sleep', env_default=2)
+
+
+def told(options, period):
+    """Have Mistral tell; its webhooks go to a port nothing listens on."""
+    options(mistral_notify=True, mistral_notified_poll_interval=period)
+    options(group=None, heat_waitcondition_server_url=(
+        'http://127.0.0.1:%d/v1/waitcondition' % process.free_port()))
+
+
+def status(heat, ident):
+    shown = heat.show(ident, resolve_outputs=False)
+    return '%s_%s' % (shown['stack_action'], shown['stack_status'])
 
 
 def reasons(heat, ident):
@@ -41,12 +54,11 @@ def ended_execution(mistral):
 
 def test_a_notice_ends_the_action_without_the_fallback_poll(
         heat, mistral, options, thing_store):
-    options(mistral_notify=True, mistral_notified_poll_interval=600)
+    told(options, 600)
     ident = heat.create(SLOW, params={'store': thing_store.url}, wait=False)
     execution = ended_execution(mistral)
     time.sleep(3)  # polled, it would have ended by now
-    assert heat.show(ident, resolve_outputs=False)['stack_status'] == \
-        'CREATE_IN_PROGRESS'
+    assert status(heat, ident) == 'CREATE_IN_PROGRESS'
     assert any('Mistral tells its end to heat-api-cfn (fallback poll every '
                '600 s)' in r for r in reasons(heat, ident))
 
@@ -56,14 +68,13 @@ def test_a_notice_ends_the_action_without_the_fallback_poll(
     heat.signal(ident, 'thing', {'id': 'another', 'event':
                                  'WORKFLOW_SUCCEEDED'})
     time.sleep(1.5)
-    assert heat.show(ident, resolve_outputs=False)['stack_status'] == \
-        'CREATE_IN_PROGRESS'
+    assert status(heat, ident) == 'CREATE_IN_PROGRESS'
 
-    told = time.time()
+    sent = time.time()
     heat.signal(ident, 'thing', {'id': execution.id,
                                  'event': 'WORKFLOW_SUCCEEDED'})
     heat.wait(ident, 'CREATE', timeout=30)
-    assert time.time() - told < 10
+    assert time.time() - sent < 10
     seen = reasons(heat, ident)
     assert 'Mistral execution %s ended: told by Mistral' % execution.id \
         in seen
@@ -74,7 +85,7 @@ def test_a_notice_ends_the_action_without_the_fallback_poll(
 
 def test_a_lost_notice_is_caught_by_the_fallback_poll(
         heat, mistral, options, thing_store):
-    options(mistral_notify=True, mistral_notified_poll_interval=6)
+    told(options, 6)
     started = time.time()
     ident = heat.create(SLOW, params={'store': thing_store.url}, wait=False)
     heat.wait(ident, 'CREATE', timeout=60)
