@@ -86,7 +86,8 @@ def with_webhook(params, url):
 def waiting_reason(run, waiting, period):
     """The start event's reason: the execution and how Heat waits for it."""
     started = 'Mistral execution %s of workflow %s started' % (
-        run.execution_id, protocol.shown(run.workflow, protocol.MAX_NAME_SHOWN))
+        run.execution_id,
+        protocol.shown(run.workflow, protocol.MAX_NAME_SHOWN))
     if waiting.url:
         return ('%s; Mistral tells its end to heat-api-cfn (fallback poll '
                 'every %d s)' % (started, period))

@@ -19,6 +19,7 @@ check and delete a thing in a store the test can look into.
 """
 
 import json
+import time
 import urllib.request
 import uuid
 
@@ -26,6 +27,8 @@ from heatclient import exc
 import pytest
 import yaml
 
+from heat_lifecycle_fixtures import faults
+from heat_lifecycle_fixtures import process
 from tests.e2e.conftest import example
 
 TEMPLATE = example('external_resource.yaml')
@@ -46,7 +49,7 @@ def physical_id(heat, stack_id):
 
 
 def test_example_create_update_suspend_resume_check_delete(
-        driver, heat, thing_store, mistral_workflows):
+        driver, heat, cloud, thing_store, mistral_workflows):
     params = {'store': thing_store.url, 'size': 2}
     logged = len(thing_store.log())  # the store serves the whole session
     stack_id = driver.create(TEMPLATE, params)
@@ -76,7 +79,7 @@ def test_example_create_update_suspend_resume_check_delete(
 
     events = [e for e in driver.events(stack_id)
               if e.resource_name == 'thing']
-    assert [e.resource_status for e in events] == [
+    assert [e.resource_status for e in events if not ours(e)] == [
         'CREATE_IN_PROGRESS', 'CREATE_COMPLETE',
         'UPDATE_IN_PROGRESS', 'UPDATE_COMPLETE',
         'SUSPEND_IN_PROGRESS', 'SUSPEND_COMPLETE',
@@ -89,11 +92,61 @@ def test_example_create_update_suspend_resume_check_delete(
             'thing_check'} <= set(ran)
     project = heat.stacks.get(stack_id).parameters['OS::project_id']
     assert ran['thing_create'].project_id == project
+    assert_told(cloud, events, ran)
+    users = stack_users(cloud, heat.stacks.get(stack_id).stack_name)
+    assert len(users) == 1  # the signed URL's, made on first use
     driver.delete(stack_id)
     assert thing_id not in thing_store.things()
+    assert stack_users(cloud, heat.stacks.get(stack_id).stack_name) == []
     deletes = [entry for entry in thing_store.log()[logged:]
                if entry[0] == 'DELETE']
     assert deletes == [['DELETE', '/things/%s' % thing_id, None]]
+
+
+def ours(event):
+    """An event of ours: how an execution is waited for, a notice."""
+    return (event.resource_status_reason or '').startswith(
+        ('Mistral execution', 'Mistral: execution', 'signal ignored'))
+
+
+def fetches(cloud, execution_id):
+    """How many times Mistral was asked for that execution (its API log)."""
+    with open(cloud.mistral.log_path, errors='replace') as f:
+        return f.read().count('Fetch execution [id=%s' % execution_id)
+
+
+def assert_told(cloud, events, ran):
+    """Each action Heat takes signals for was told, SUSPEND polled.
+
+    Told, its execution was read once, at the notice.
+    """
+    reasons = [e.resource_status_reason for e in events if ours(e)]
+    for action, workflow in (('CREATE', 'thing_create'),
+                             ('UPDATE', 'thing_update'),
+                             ('RESUME', 'thing_resume'),
+                             ('CHECK', 'thing_check')):
+        execution = ran[workflow].id
+        assert ('Mistral execution %s of workflow \'%s\' started; Mistral '
+                'tells its end to heat-api-cfn (fallback poll every 30 s)'
+                % (execution, workflow)) in reasons, action
+        assert 'Mistral: execution %s ended (WORKFLOW_SUCCEEDED)' % (
+            execution) in reasons, action
+        assert 'Mistral execution %s ended: told by Mistral' % (
+            execution) in reasons, action
+        assert fetches(cloud, execution) == 1, action
+    suspend = ran['thing_suspend'].id
+    assert ('Mistral execution %s of workflow \'thing_suspend\' started; '
+            'polling it: Heat refuses signals during SUSPEND' % suspend
+            ) in reasons
+    assert fetches(cloud, suspend) >= 1
+
+
+def stack_users(cloud, stack_name):
+    """Names of the stack-domain users of that stack's resources."""
+    admin = cloud.keystone.admin_client()
+    return sorted(u.name for u in admin.users.list(
+        domain=cloud.keystone.heat_domain_id)
+        if u.name.startswith(stack_name + '-'))
 
 
 def _refused(heat, template):
@@ -191,4 +244,50 @@ def test_drift_check_and_replace_decision_through_keystone(
     assert len(decided) == 2
     project = heat.stacks.get(stack_id).parameters['OS::project_id']
     assert {e.project_id for e in decided} == {project}
+    driver.delete(stack_id)
+
+
+SLOW_WORKFLOW = """
+version: '2.0'
+%s:
+  output:
+    resource_id: made-slowly
+  tasks:
+    wait:
+      action: std.sleep
+      input: {seconds: 6}
+"""
+
+
+def test_a_lost_notification_is_caught_by_the_fallback_poll(
+        driver, heat, cloud, mistral_workflows):
+    """A webhook Mistral could not deliver: the fallback poll ends CREATE.
+
+    heat-api-cfn is down when the workflow ends; Mistral never sends a
+    failed notification again. The poll comes every 30 s.
+    """
+    workflow = 'e2e_slow_create_%s' % uuid.uuid4().hex[:8]
+    mistral_workflows.workflows.create(SLOW_WORKFLOW % workflow)
+    template = yaml.safe_dump({
+        'heat_template_version': '2018-08-31',
+        'resources': {'thing': {
+            'type': 'OS::Mistral::ExternalResource',
+            'properties': {'actions': {'CREATE': {'workflow': workflow}}}}}})
+    stack_id = driver.create(template, wait=False)
+    with faults.outage(cloud.heat.part('heat-api-cfn')):
+        execution = process.wait_until(
+            lambda: next((e for e in mistral_workflows.executions.list(
+                limit=-1) if e.workflow_name == workflow and
+                e.state == 'SUCCESS'), None), 60, 'the workflow to end',
+            interval=0.5)
+        ended = time.monotonic()
+        time.sleep(2)  # Mistral's webhook meets a closed port
+    driver.wait(stack_id, 'CREATE')
+    assert time.monotonic() - ended <= 30 + 5  # one fallback period
+    reasons = [e.resource_status_reason for e in driver.events(stack_id)
+               if e.resource_name == 'thing']
+    assert ('Mistral execution %s ended: found by the fallback poll (no '
+            'notification came)' % execution.id) in reasons
+    assert not [r for r in reasons if r.startswith('Mistral: execution')]
+    assert fetches(cloud, execution.id) == 1  # the fallback poll
     driver.delete(stack_id)
