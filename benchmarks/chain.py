@@ -16,8 +16,9 @@
    OS::Heat::ResourceChain and the in-tree type
    (Upstream::Heat::ResourceChain).
 2. The floor: the same N members as a flat template with explicit depends_on
-   (sequential: each on the one before; concurrent: all between one start and
-   one end node, the shape the engine runs fastest, see below).
+   (sequential: each on the one before; concurrent: dealt into LANES lanes
+   between one start and one end node, the shape of our chain's nested
+   stack at its default concurrency_limit, so that it is a floor).
 3. One entry inserted at position 0 of a sequential chain of 50 whose entries
    alternate between two types, and one entry removed from the middle:
    members replaced and created, update time, for ours, in-tree and the
@@ -25,11 +26,15 @@
    that the old first one depends on; the middle resource removed and its
    successor depending on its predecessor).
 
+Every round runs ours, in-tree and the floor back to back, in an order that
+rotates from round to round, and keeps each round's figures: ratios are
+taken per round (benchmarks/ratios.py). warm_up() runs one uncounted round
+first, so that the process's first-stack costs fall on no kind.
+
 Convergence pauses 1 s after starting each resource that depends on nothing
 (heat.engine.stack.Stack.converge_stack), so N independent resources take
-at least N seconds to start; on delete the resources nothing depends on are
-the leaves. A concurrent floor without start and end nodes would measure
-that pause, not the engine's work.
+at least N seconds to start: a floor of N independent resources would
+measure that pause, not the engine's work.
 """
 
 import os
@@ -46,6 +51,8 @@ OUR_CHAIN = 'OS::Heat::ResourceChain'
 MEMBER = 'OS::Heat::None'
 INSERT_TYPES = ('OS::Heat::None', 'OS::Heat::RandomString')
 OPERATIONS = ('create', 'update', 'delete')
+KINDS = (OURS, INTREE, FLOOR)
+LANES = 10  # OS::Heat::ResourceChain's default concurrency_limit
 EXAMPLE = os.path.join(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))), 'examples', 'benchmarks.yaml')
 
@@ -60,20 +67,27 @@ def chain_template(chain_type, types, concurrent, value=None):
 
 
 def floor_template(n, concurrent, value):
+    """N flat members: in a line, or in LANES lanes between two gates."""
+    names = [str(i) for i in range(n)]
+    lanes = min(LANES, n) if concurrent else 1
     resources = {}
+    for i, name in enumerate(names):
+        member = {'type': MEMBER, 'properties': {'value': value}}
+        if i >= lanes:
+            member['depends_on'] = [names[i - lanes]]
+        elif concurrent:
+            member['depends_on'] = ['start']
+        resources[name] = member
     if concurrent:
         resources['start'] = {'type': MEMBER}
-    for i in range(n):
-        member = {'type': MEMBER, 'properties': {'value': value}}
-        if concurrent:
-            member['depends_on'] = ['start']
-        elif i:
-            member['depends_on'] = [str(i - 1)]
-        resources[str(i)] = member
-    if concurrent:
-        resources['end'] = {'type': MEMBER,
-                            'depends_on': [str(i) for i in range(n)]}
+        resources['end'] = {'type': MEMBER, 'depends_on': names[-lanes:]}
     return {'heat_template_version': '2015-04-30', 'resources': resources}
+
+
+def rotated(kinds, round_):
+    """The kinds in this round's order: each kind leads in turn."""
+    shift = round_ % len(kinds)
+    return tuple(kinds[shift:]) + tuple(kinds[:shift])
 
 
 def example_template():
@@ -125,48 +139,50 @@ def lifecycle_round(bench, kind, n, concurrent, tag):
     return times, cpu, bench.rss.peak, bench.rss.peak - start_rss
 
 
+def warm_up(bench, log):
+    """One uncounted round of every kind at N=10: the first-stack costs."""
+    for kind in KINDS:
+        lifecycle_round(bench, kind, 10, False, 'warm-up')
+    log('  warm-up round done (not counted)')
+
+
 def run_lifecycle(bench, sizes, rounds, concurrent_sizes, log):
-    """Item 1 and 2: rows of medians per (mode, N, kind)."""
+    """Items 1 and 2: a row per (mode, N, kind), every round's figures."""
     rows = []
     plan = [(False, n) for n in sizes] + [(True, n) for n in concurrent_sizes]
     for concurrent, n in plan:
-        samples = {k: {op: [] for op in OPERATIONS} for k in
-                   (OURS, INTREE, FLOOR)}
-        peaks = {k: [] for k in samples}
-        cpu = {k: {op: [] for op in OPERATIONS} for k in samples}
-        for r in range(rounds_for(rounds, n, concurrent)):
-            # Interleaved, so machine load hits every kind alike.
-            for kind in (OURS, INTREE, FLOOR):
+        mode = 'concurrent' if concurrent else 'sequential'
+        found = {k: {'samples': {op: [] for op in OPERATIONS},
+                     'cpu': {op: [] for op in OPERATIONS}, 'peaks': []}
+                 for k in KINDS}
+        for r in range(rounds):
+            for kind in rotated(KINDS, r):
                 times, shares, peak, grow = lifecycle_round(
                     bench, kind, n, concurrent, 'r%d' % r)
                 for op in OPERATIONS:
-                    samples[kind][op].append(times[op])
-                    cpu[kind][op].append(shares[op])
-                peaks[kind].append((peak, grow))
+                    found[kind]['samples'][op].append(times[op])
+                    found[kind]['cpu'][op].append(shares[op])
+                found[kind]['peaks'].append((peak, grow))
                 log('  %-10s N=%-4d %-7s round %d: %s' % (
-                    'concurrent' if concurrent else 'sequential', n, kind, r,
-                    ', '.join('%s %.2fs' % (op, times[op])
-                              for op in OPERATIONS)))
-        for kind in samples:
-            rows.append({
-                'mode': 'concurrent' if concurrent else 'sequential',
-                'n': n, 'kind': kind,
-                'rounds': len(samples[kind]['create']),
-                'median': {op: harness.median(samples[kind][op])
-                           for op in OPERATIONS},
-                'cpu_share': {op: harness.median(cpu[kind][op])
-                              for op in OPERATIONS},
-                'peak_rss': max(p for p, _g in peaks[kind]),
-                'rss_growth': max(g for _p, g in peaks[kind]),
-            })
+                    mode, n, kind, r, ', '.join(
+                        '%s %.2fs' % (op, times[op]) for op in OPERATIONS)))
+        rows += [lifecycle_row(mode, n, kind, found[kind]) for kind in KINDS]
     return rows
 
 
-def rounds_for(rounds, n, concurrent):
-    """Fewer rounds where one round takes minutes (see README)."""
-    if n >= 500 or (concurrent and n >= 100):
-        return 1
-    return rounds
+def lifecycle_row(mode, n, kind, found):
+    """One (mode, N, kind) row: its rounds' figures and their medians."""
+    samples = found['samples']
+    return {
+        'mode': mode, 'n': n, 'kind': kind,
+        'rounds': len(samples['create']),
+        'samples': samples,
+        'median': {op: harness.median(samples[op]) for op in OPERATIONS},
+        'cpu_share': {op: harness.median(found['cpu'][op])
+                      for op in OPERATIONS},
+        'peak_rss': max(p for p, _g in found['peaks']),
+        'rss_growth': max(g for _p, g in found['peaks']),
+    }
 
 
 CHANGES = ('insert at 0', 'remove mid-list')
@@ -239,7 +255,7 @@ def run_changes(bench, n, rounds, log):
     for change in CHANGES:
         samples = {OURS: [], INTREE: [], FLOOR: []}
         for r in range(rounds):
-            for kind in samples:
+            for kind in rotated(KINDS, r):
                 seconds, replaced, created = change_round(
                     bench, kind, n, change, 'r%d' % r)
                 samples[kind].append((seconds, replaced, created))
@@ -247,6 +263,7 @@ def run_changes(bench, n, rounds, log):
                     'gone, %d created' % (change, n, kind, r, seconds,
                                           replaced, created))
         results[change] = {kind: {
+            'samples': [s for s, _r, _c in rows],
             'update': harness.median([s for s, _r, _c in rows]),
             'replaced': harness.median([rp for _s, rp, _c in rows]),
             'created': harness.median([c for _s, _r, c in rows]),

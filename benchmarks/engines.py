@@ -21,12 +21,17 @@ process of its own (its RPC transport is RabbitMQ, not the in-process
 engine's fake://):
 
     python -m benchmarks.engines N ROUNDS [--engines 2]   (prints JSON)
+
+After each create it checks that every member exists once, COMPLETE and
+created once (one CREATE_COMPLETE event each), and at the end that no
+engine logged a lock error (LOCK_ERRORS).
 """
 
 import argparse
 import contextlib
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -48,6 +53,10 @@ from heat_lifecycle_plugins import plugin_dir_installer  # noqa: E402
 from oslo_config import cfg  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+GATES = ('chain_start', 'chain_end')  # our nested stack's gates
+NESTED_DEPTH = 5  # segments of segments of a long chain
+LOCK_ERRORS = re.compile(r'ActionInProgress|StackLock|lock(ed)? (by|held)|'
+                         r'Failed to (steal|acquire|release)', re.I)
 QUIET_LOGGERS = ('amqp=WARN', 'amqplib=WARN', 'sqlalchemy=WARN',
                  'oslo.messaging=INFO', 'oslo_messaging=INFO',
                  'stevedore=WARN', 'urllib3=WARN', 'keystonemiddleware=WARN',
@@ -122,12 +131,13 @@ class HeatEngines(service.Service):
 
 
 def start_engines(stack, workdir, count):
-    """MariaDB, RabbitMQ and `count` heat-engine processes; (url, pids)."""
+    """MariaDB, RabbitMQ, `count` heat-engine processes; (url, pids, them)."""
     mariadb = stack.enter_context(MariaDB(os.path.join(workdir, 'mariadb')))
     rabbitmq = stack.enter_context(RabbitMQ(os.path.join(workdir, 'rabbit')))
     engines = stack.enter_context(HeatEngines(
         os.path.join(workdir, 'engines'), mariadb, rabbitmq, count))
-    return rabbitmq.transport_url, [p.pid for p in engines.engines]
+    return (rabbitmq.transport_url, [p.pid for p in engines.engines],
+            engines)
 
 
 def peak_rss(pids):
@@ -141,37 +151,84 @@ def peak_rss(pids):
     return total
 
 
+def member_problems(driver, ident, n):
+    """What is wrong with the members after a create ([] if nothing)."""
+    def is_member(r):
+        # The top stack holds only the chain: any None there is nested.
+        return (r['resource_type'] == chain.MEMBER and
+                r['resource_name'] not in GATES)
+    members = [r for r in driver.resources(ident, NESTED_DEPTH)
+               if is_member(r)]
+    problems = []
+    if len(members) != n:
+        problems.append('%d members, not %d' % (len(members), n))
+    states = {(r['resource_action'], r['resource_status']) for r in members}
+    if states - {('CREATE', 'COMPLETE')}:
+        problems.append('member states %s' % sorted(states))
+    created = [e for e in driver.events(ident, nested_depth=NESTED_DEPTH)
+               if is_member(e) and e['resource_action'] == 'CREATE' and
+               e['resource_status'] == 'COMPLETE']
+    if len(created) != n:
+        problems.append('%d CREATE_COMPLETE events of members, not %d'
+                        % (len(created), n))
+    return problems
+
+
+def lock_errors(engines):
+    """Lines of the engines' logs that tell of a lock error."""
+    found = []
+    for i in range(engines.count):
+        with open(engines.path('heat-engine-%d.log' % i),
+                  errors='replace') as f:
+            found += [line.strip()[:200] for line in f
+                      if LOCK_ERRORS.search(line)]
+    return found
+
+
+def timed_step(driver, action, start, timeout):
+    began = time.monotonic()
+    ident = start()
+    driver.wait(ident, action, 'COMPLETE', timeout, interval=0.05)
+    return time.monotonic() - began, ident
+
+
+def one_round(driver, kind, n, r, timeout):
+    """Create (checked), update, delete; ({op: s}, problems)."""
+    template, env = chain.stack_args(kind, n, True, 'v1')
+    times = {}
+    times['create'], ident = timed_step(driver, 'CREATE', lambda: (
+        driver.create(template, name='multi-%s-%d' % (
+            kind.replace('-', ''), r), environment=env, wait=False)),
+        timeout)
+    problems = member_problems(driver, ident, n)
+    template, env = chain.stack_args(kind, n, True, 'v2')
+    times['update'] = timed_step(driver, 'UPDATE', lambda: (
+        driver.update(ident, template, environment=env, wait=False)),
+        timeout)[0]
+    times['delete'] = timed_step(driver, 'DELETE', lambda: (
+        driver.delete(ident, wait=False), ident)[1], timeout)[0]
+    return times, problems
+
+
 def run_rounds(n, rounds, count, workdir):
     with contextlib.ExitStack() as stack:
-        url, pids = start_engines(stack, workdir, count)
+        url, pids, engines = start_engines(stack, workdir, count)
         cfg.CONF([], project='heat')
         driver = inprocess_engine.EngineDriver()
         driver.use_rpc(url)
-        timeout = 120 + 3 * n
+        kinds = (chain.OURS, chain.INTREE)
         samples = {kind: {op: [] for op in chain.OPERATIONS}
-                   for kind in (chain.OURS, chain.INTREE)}
-
-        def timed(action, start):
-            began = time.monotonic()
-            ident = start()
-            driver.wait(ident, action, 'COMPLETE', timeout, interval=0.05)
-            return time.monotonic() - began, ident
+                   for kind in kinds}
+        problems = {kind: [] for kind in kinds}
         for r in range(rounds):
-            for kind in samples:
-                template, env = chain.stack_args(kind, n, True, 'v1')
-                seconds, ident = timed('CREATE', lambda: driver.create(
-                    template, name='multi-%s-%d' % (kind.replace('-', ''),
-                                                    r),
-                    environment=env, wait=False))
-                samples[kind]['create'].append(seconds)
-                template, env = chain.stack_args(kind, n, True, 'v2')
-                samples[kind]['update'].append(timed('UPDATE', lambda: (
-                    driver.update(ident, template, environment=env,
-                                  wait=False)))[0])
-                samples[kind]['delete'].append(timed('DELETE', lambda: (
-                    driver.delete(ident, wait=False), ident)[1])[0])
+            for kind in chain.rotated(kinds, r):
+                times, found = one_round(driver, kind, n, r, 120 + 3 * n)
+                for op in chain.OPERATIONS:
+                    samples[kind][op].append(times[op])
+                problems[kind] += ['round %d: %s' % (r, p) for p in found]
         return {'n': n, 'engines': count, 'rounds': rounds,
-                'samples': samples, 'peak_rss': peak_rss(pids)}
+                'samples': samples, 'peak_rss': peak_rss(pids),
+                'problems': problems, 'lock_errors': lock_errors(engines)}
 
 
 def run(n, rounds, log, count=2):
@@ -224,15 +281,22 @@ def markdown(result):
 
 
 def targets(result):
-    title = ('concurrent N=%d on %d engine processes (measured)'
-             % (result['n'], result['engines']))
+    """Two engine processes: every member once, no lock errors."""
+    title = ('concurrent N=%d on %d engine processes: every member once, '
+             'no lock errors' % (result['n'], result['engines']))
     if result.get('failed'):
         return [(title, result['failed'][:200], 'MISSED')]
+    problems = [p for kind in (chain.OURS,)
+                for p in result.get('problems', {}).get(kind, [])]
+    locks = result.get('lock_errors', [])
     med = medians(result)
-    return [(title, 'in-tree / ours: ' + ', '.join(
+    seen = 'in-tree / ours: ' + ', '.join(
         '%s %.1fx' % (op, harness.ratio(med[chain.INTREE][op],
                                         med[chain.OURS][op]))
-        for op in chain.OPERATIONS), 'measured')]
+        for op in chain.OPERATIONS)
+    if problems or locks:
+        seen += '; ' + '; '.join((problems + locks)[:3])
+    return [(title, seen, 'MISSED' if problems or locks else 'met')]
 
 
 def main(argv):

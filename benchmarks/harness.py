@@ -104,15 +104,19 @@ def add_output_arguments(parser):
                                           'afterwards)')
 
 
-def parse_count_args(argv, module, doc, flag, default, what):
+def parse_count_args(argv, module, doc, flag, default, what, kinds=()):
     """A run's arguments: `flag` N, how many `what`, and the outputs.
 
-    module: the run's module (its prog); doc: its docstring.
+    module: the run's module (its prog); doc: its docstring; kinds: the
+    kinds it measures, all by default, some with --kinds.
     """
     parser = argparse.ArgumentParser(prog='python -m ' + module,
                                      description=doc.splitlines()[0])
     parser.add_argument(flag, type=int, default=default,
                         help='%s (default %d)' % (what, default))
+    if kinds:
+        parser.add_argument('--kinds', nargs='+', choices=kinds,
+                            default=list(kinds), help='the kinds to run')
     add_output_arguments(parser)
     return parser.parse_args(argv)
 
@@ -154,32 +158,40 @@ def rss_bytes():
         return int(f.read().split()[1]) * os.sysconf('SC_PAGE_SIZE')
 
 
+def _status_kib(field):
+    with open('/proc/self/status') as f:
+        for line in f:
+            if line.startswith(field + ':'):
+                return int(line.split()[1]) * 1024
+    return None
+
+
 class PeakRSS(object):
-    """Samples this process's RSS in a thread.
+    """This process's peak RSS, as the kernel keeps it (VmHWM).
 
-    `peak` is the highest seen since the last reset().
+    No sampler thread competes with the engine for the GIL: reset() clears
+    the kernel's high-water mark (/proc/self/clear_refs, Linux 4.0+);
+    `peak` reads it. Where the mark cannot be cleared, `peak` is the
+    process's peak since it started.
     """
-
-    def __init__(self, interval=0.05):
-        self.interval = interval
-        self.peak = 0
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._run, daemon=True)
 
     def start(self):
         self.reset()
-        self._thread.start()
         return self
 
     def reset(self):
-        self.peak = rss_bytes()
+        try:
+            with open('/proc/self/clear_refs', 'w') as f:
+                f.write('5')
+        except OSError:
+            pass
 
-    def _run(self):
-        while not self._stop.wait(self.interval):
-            self.peak = max(self.peak, rss_bytes())
+    @property
+    def peak(self):
+        return _status_kib('VmHWM') or rss_bytes()
 
     def stop(self):
-        self._stop.set()
+        pass
 
 
 class BenchEngine(fixtures.Fixture):

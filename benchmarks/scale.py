@@ -12,7 +12,8 @@
 """Scale: long chains on an unmodified engine.
 
 A chain of N OS::Heat::None members (sequential and concurrent) is created,
-updated twice in full (every member's resource_properties change) and
+updated with one member changed (the middle one becomes an
+OS::Heat::RandomString: that member is replaced, the others stay) and
 deleted, on an engine running as heat-engine does: finished threads are
 not forgotten (BenchEngine(forget_threads=False)), so every stack has the
 1000-thread budget of Heat 25-27. Each run is a process of its own (its own
@@ -34,8 +35,9 @@ import tempfile
 import time
 
 from benchmarks import chain
+from benchmarks.upstream_types import UPSTREAM_CHAIN
 
-STEPS = ('create', 'update 1', 'update 2', 'delete')
+STEPS = ('create', 'update one member', 'delete')
 SIZES = (500, 1000, 2000)
 IN_TREE_LADDER = (100, 200, 300, 500, 1000, 2000)
 NOTE = ('One process per run (its own MariaDB and in-process engine, '
@@ -52,26 +54,37 @@ def step_timeout(n):
     return 120 + PER_MEMBER * n
 
 
+def member_types(n, changed=False):
+    """N OS::Heat::None members; changed: the middle one another type."""
+    types = [chain.MEMBER] * n
+    if changed:
+        types[n // 2] = chain.INSERT_TYPES[1]
+    return types
+
+
+def chain_type(kind):
+    return chain.OUR_CHAIN if kind == chain.OURS else UPSTREAM_CHAIN
+
+
 def measure(bench, kind, mode, n):
-    """Create, update twice, delete; {'times', 'failed', 'peak_rss'}."""
+    """Create, change one member, delete; {'times', 'failed', 'peak_rss'}."""
     concurrent = mode == 'concurrent'
     times, failed = {}, None
     timeout = step_timeout(n)
-    values = {'create': 'v1', 'update 1': 'v2', 'update 2': 'v3'}
     ident = None
     for step in STEPS:
         try:
             if step == 'delete':
                 times[step] = bench.delete(ident, timeout)
                 continue
-            template, env = chain.stack_args(kind, n, concurrent,
-                                             values[step])
+            template = chain.chain_template(
+                chain_type(kind), member_types(n, step != 'create'),
+                concurrent)
             if step == 'create':
                 times[step], ident = bench.create(
-                    template, 'scale-%s' % mode, timeout, environment=env)
+                    template, 'scale-%s' % mode, timeout)
             else:
-                times[step] = bench.update(ident, template, timeout,
-                                           environment=env)
+                times[step] = bench.update(ident, template, timeout)
         except Exception as exc:
             failed = '%s: %s' % (step, str(exc)[:300])
             break
@@ -112,13 +125,18 @@ def describe(result):
     return done
 
 
-def run(sizes, modes, log, ladder=IN_TREE_LADDER):
-    """Ours at every size; in-tree up its ladder until a size fails."""
+def run(sizes, modes, log, ladder=IN_TREE_LADDER, kinds=None):
+    """Ours at every size; in-tree up its ladder until a size fails.
+
+    kinds: the kinds to run (default both).
+    """
+    kinds = kinds or (chain.OURS, chain.INTREE)
     results = []
     for mode in modes:
-        for n in sizes:
-            results.append(run_in_process(chain.OURS, mode, n, log))
-        for n in ladder:
+        if chain.OURS in kinds:
+            results += [run_in_process(chain.OURS, mode, n, log)
+                        for n in sizes]
+        for n in ladder if chain.INTREE in kinds else ():
             result = run_in_process(chain.INTREE, mode, n, log)
             results.append(result)
             if result['failed']:
