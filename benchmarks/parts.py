@@ -1,0 +1,163 @@
+# Licensed under the Apache License, Version 2.0 (the "License"); you may
+# not use this file except in compliance with the License. You may obtain
+# a copy of the License at
+#
+#      http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+# WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+# License for the specific language governing permissions and limitations
+# under the License.
+"""The benchmark's parts: each at most 15 minutes on 2 cores (issue 33).
+
+A part is a name, the minutes it is expected to take on a quiet 2-core
+machine (estimates from the runs of 2026-11-23, to correct with each
+quiet run: `--list` shows the last measured minutes beside them), the
+files whose changes make its result stale, its full and smallest plans
+and the function that measures it (its raw figures, JSON).
+"""
+
+import collections
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+Part = collections.namedtuple(
+    'Part', 'name minutes content measures engine full smallest measure')
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+RES = 'heat_lifecycle_plugins/resources/'
+COMMON = ('heat_lifecycle_plugins/heat_internals.py',
+          'heat_lifecycle_plugins/plugin_dir_loader.py',
+          'heat_lifecycle_plugins/registry.py', 'benchmarks/harness.py',
+          'benchmarks/upstream_types.py')
+CHAIN = COMMON + (RES + 'resource_chain.py', RES + 'chain_*',
+                  RES + 'nested_completion.py', 'benchmarks/chain.py',
+                  'examples/benchmarks.yaml')
+DEPLOY = COMMON + (RES + 'software_deployment.py', RES + 'deployment_*',
+                   RES + 'signal_callers.py', RES + 'stored_outputs.py')
+EXTERNAL = COMMON + (RES + 'external_resource.py', RES + 'workflow_runs.py',
+                     RES + 'execution_*', 'heat_lifecycle_plugins/clients',
+                     'benchmarks/external*')
+
+
+def _chain(ctx):
+    from benchmarks import chain
+    return chain.run_lifecycle(ctx.bench, ctx.plan['sizes'],
+                               ctx.plan['rounds'],
+                               ctx.plan['concurrent_sizes'], ctx.log)
+
+
+def _changes(ctx):
+    from benchmarks import chain
+    n = ctx.plan['change_n']
+    return [n, chain.run_changes(ctx.bench, n, ctx.plan['rounds'], ctx.log)]
+
+
+def _engines(ctx):
+    from benchmarks import engines
+    return engines.run(ctx.plan['n'], ctx.plan['rounds'], ctx.log)
+
+
+def _scale(ctx):
+    from benchmarks import scale
+    ladder = [n for n in ctx.plan.get('ladder', ())
+              if n <= ctx.plan.get('cap', {}).get(ctx.series, n)]
+    return scale.run(ctx.plan.get('sizes', ()), ('sequential', 'concurrent'),
+                     ctx.log, ladder=ladder, kinds=ctx.plan['kinds'])
+
+
+def _external(ctx):
+    from benchmarks import external
+    return external.run(ctx.bench, ctx.plan['rounds'], ctx.workdir, ctx.log,
+                        long_seconds=ctx.plan['long_seconds'])
+
+
+def _feedback(ctx):
+    from benchmarks import feedback
+    return feedback.run(ctx.bench, ctx.log, quick=ctx.plan['quick'])
+
+
+def _module_json(module, json_name, args):
+    """The JSON `python -m benchmarks.<module> args` writes.
+
+    A process of its own: its engine starts without the remedy.
+    """
+    with tempfile.TemporaryDirectory(prefix='hlp-part-') as out:
+        subprocess.run([sys.executable, '-m', 'benchmarks.' + module] +
+                       args + ['--results-dir', out], check=True, cwd=ROOT)
+        with open(os.path.join(out, json_name)) as f:
+            return json.load(f)
+
+
+def _signals(ctx):
+    return _module_json('signals', 'signals.json', [
+        '--signals', str(ctx.plan['signals']), '--kinds'] +
+        ctx.plan['kinds'])
+
+
+def _long_lived(ctx):
+    return _module_json('long_lived', 'long-lived.json',
+                        ['--actions', str(ctx.plan['actions'])])
+
+
+OURS_ONLY, IN_TREE = ['ours'], ['in-tree', 'in-tree + forget_finished_threads']
+PARTS = (
+    Part('chain-small', 14, 'chain N=10 and 100, sequential and concurrent',
+         CHAIN, True, dict(sizes=[10, 100], concurrent_sizes=[10, 100],
+                           rounds=4),
+         dict(sizes=[10], concurrent_sizes=[10], rounds=2), _chain),
+    Part('chain-concurrent', 14, 'concurrent chain N=100 and 150', CHAIN,
+         True, dict(sizes=[], concurrent_sizes=[100, 150], rounds=4),
+         dict(sizes=[], concurrent_sizes=[12], rounds=1), _chain),
+    Part('chain-large-sequential', 13, 'sequential chain N=400', CHAIN,
+         True, dict(sizes=[400], concurrent_sizes=[], rounds=2),
+         dict(sizes=[14], concurrent_sizes=[], rounds=1), _chain),
+    Part('chain-large-concurrent', 12, 'concurrent chain N=500', CHAIN,
+         True, dict(sizes=[], concurrent_sizes=[500], rounds=2),
+         dict(sizes=[], concurrent_sizes=[14], rounds=1), _chain),
+    Part('changes', 10, 'insert at 0 and removal mid-list of 50', CHAIN,
+         True, dict(change_n=50, rounds=4), dict(change_n=10, rounds=1),
+         _changes),
+    Part('engines', 12, 'two heat-engine processes, concurrent N=500',
+         CHAIN + ('benchmarks/engines.py',), False, dict(n=500, rounds=2),
+         dict(n=10, rounds=1), _engines),
+    Part('scale-ours', 15, 'ours, 2000 members, sequential and concurrent',
+         CHAIN + ('benchmarks/scale.py',), False,
+         dict(sizes=[2000], kinds=OURS_ONLY), dict(sizes=[30],
+                                                   kinds=OURS_ONLY),
+         _scale),
+    Part('scale-in-tree', 15, 'in-tree up a ladder until the first failure,'
+         ' capped at 500 on 2025.1', CHAIN + ('benchmarks/scale.py',), False,
+         dict(ladder=[100, 200, 300, 500, 1000, 2000], kinds=['in-tree'],
+              cap={'2025.1': 500}),
+         dict(ladder=[30], kinds=['in-tree']), _scale),
+    Part('external-short', 6, 'ExternalResource: short and 60 s workflows '
+         '(scenario being reworked)', EXTERNAL, True,
+         dict(rounds=8, long_seconds=60), dict(rounds=1, long_seconds=5),
+         _external),
+    Part('external-600', 22, 'ExternalResource: 600 s workflows, one per '
+         'kind in turn (over 15 min; scenario being reworked)', EXTERNAL,
+         True, dict(rounds=1, long_seconds=600),
+         dict(rounds=1, long_seconds=5), _external),
+    Part('feedback', 4, 'time to first feedback, real agent',
+         DEPLOY + ('heat_lifecycle_plugins/agent', 'benchmarks/feedback.py'),
+         True, dict(quick=False), dict(quick=True), _feedback),
+    Part('signals-ours', 8, '5000 signals to one deployment, ours',
+         DEPLOY + ('benchmarks/signals.py',), False,
+         dict(signals=5000, kinds=OURS_ONLY),
+         dict(signals=250, kinds=OURS_ONLY), _signals),
+    Part('signals-in-tree', 10, '5000 signals, in-tree, then with the '
+         'remedy', DEPLOY + ('benchmarks/signals.py',), False,
+         dict(signals=5000, kinds=IN_TREE), dict(signals=250, kinds=IN_TREE),
+         _signals),
+    Part('long-lived', 10, '500 actions on one stack, as installed and with'
+         ' the remedy', DEPLOY + ('benchmarks/long_lived.py',), False,
+         dict(actions=500), dict(actions=12), _long_lived),
+)
+BY_NAME = {p.name: p for p in PARTS}
+CHAIN_PARTS = ('chain-small', 'chain-concurrent', 'chain-large-sequential',
+               'chain-large-concurrent', 'changes')
