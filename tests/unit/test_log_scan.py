@@ -60,6 +60,15 @@ def test_masked_values_and_plain_words_are_not(tmp_path, line):
     assert log_scan.findings([str(tmp_path)], {'demo-secret'}) == []
 
 
+def test_a_signed_url_in_mistral_log_only_is_not_a_finding(tmp_path):
+    line = ('Webook request url=http://127.0.0.1:8000/v1/signal/arn?'
+            'Signature=q0wE9rT8yU7iO6pA5sD4f code=200\n')
+    (tmp_path / 'mistral.log').write_text(line)
+    (tmp_path / 'heat-engine.log').write_text(line)
+    assert log_scan.findings([str(tmp_path)]) == [
+        '%s:1: signed URL' % (tmp_path / 'heat-engine.log')]
+
+
 def test_only_log_files_are_read(tmp_path):
     (tmp_path / 'notes.txt').write_text('demo-secret\n')
     assert log_scan.findings([str(tmp_path)], {'demo-secret'}) == []
