@@ -19,6 +19,7 @@ through our client, the rest are pure functions. About 40 s in all in CI.
 import pytest
 
 from tests.fuzz import checks_agent
+from tests.fuzz import checks_notices
 from tests.fuzz import checks_requests
 from tests.fuzz import checks_results
 from tests.fuzz import checks_signals
@@ -43,6 +44,10 @@ def test_execution_results_through_the_client(fuzz):
 
 def test_signal_bodies(fuzz):
     fuzz.run(checks_signals.signals(), checks_signals.signal_outcome, 400)
+
+
+def test_notices_of_ended_executions(fuzz):
+    fuzz.run(checks_notices.bodies(), checks_notices.notice_outcome, 400)
 
 
 def test_action_names(fuzz):
