@@ -12,7 +12,7 @@
 """Run the test tiers on every supported Heat series, a few jobs at a time.
 
     python3 -m tools.matrix [--jobs N] [--series S,...] [--tiers T,...]
-                            [--results DIR] [--readme] [--roots]
+                            [--results DIR] [--readme] [--no-roots]
     python3 -m tools.matrix --table-only [--results DIR] [--readme]
 
 Each series' venv is built once (tools/venv.sh) and then serves every tier
@@ -29,10 +29,10 @@ make the reliability table, written to DIR/reliability-table.rst and, with
 --readme, between README's reliability-table markers. Exit status 1 if
 any job failed; the failures name their series (if any) and tier.
 
-With --roots, the unit and functional tiers of some series run in Debian
-roots on other Pythons instead (tools/matrix_roots.py), and each root runs
-the wheel's own dist checks. Venvs and roots are built two at a time,
-beside the jobs of the series already built.
+The unit and functional tiers of some series run in Debian roots on other
+Pythons (tools/matrix_roots.py; --no-roots or HLP_ROOTS=0 keeps them on the
+machine's), and each root runs the wheel's own dist checks. Venvs and
+roots are built two at a time, beside the jobs of the series already built.
 
 Standard library only: it runs with the machine's python3 before any venv
 exists.
@@ -231,10 +231,12 @@ def parse_args(argv, all_series):
     parser.add_argument('--results', default=DEFAULT_RESULTS)
     parser.add_argument('--readme', action='store_true',
                         help='write the table into README.rst')
-    parser.add_argument('--roots', action='store_true',
-                        default=os.environ.get('HLP_ROOTS') == '1',
+    parser.add_argument('--roots', action=argparse.BooleanOptionalAction,
+                        default=os.environ.get('HLP_ROOTS', '1') == '1',
                         help='run the tiers placed in Debian roots there '
-                             '(tools/matrix_roots.py; HLP_ROOTS=1)')
+                             '(tools/matrix_roots.py; the default; '
+                             '--no-roots or HLP_ROOTS=0: all on the '
+                             "machine's Python)")
     parser.add_argument('--table-only', action='store_true',
                         help='print the table of an earlier run')
     parser.add_argument('pytest_args', nargs='*')

@@ -14,7 +14,8 @@
 #   bash tools/run-tests.sh
 #       every tier on every supported Heat series (tools/matrix.py) and
 #       the lint once, with the support table at the end; .test-results/
-#       keeps the logs
+#       keeps the logs. Some tiers run in Debian roots on Python 3.9, 3.13
+#       and 3.14 (tools/python-root.sh, .roots/; HLP_ROOTS=0: none)
 #   bash tools/run-tests.sh --heat SERIES [pytest arguments]
 #       pytest on one series' venv, e.g. --heat 2025.1 tests/functional
 #   bash tools/run-tests.sh [pytest arguments]

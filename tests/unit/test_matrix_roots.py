@@ -47,8 +47,15 @@ def test_roots_move_tiers_and_add_a_dist_job_per_root():
         assert dist.paths == matrix_roots.DIST_PATHS
 
 
-def test_without_roots_everything_is_on_the_machine():
+def test_without_roots_everything_is_on_the_machine(monkeypatch):
+    assert {suite for (_, _, suite) in plan('--no-roots')} == {None}
+    monkeypatch.setenv('HLP_ROOTS', '0')
     assert {suite for (_, _, suite) in plan()} == {None}
+
+
+def test_roots_are_the_default(monkeypatch):
+    monkeypatch.delenv('HLP_ROOTS', raising=False)
+    assert set(plan()) == set(plan('--roots'))
 
 
 def test_the_e2e_series_venvs_are_built_first():
