@@ -54,11 +54,13 @@ mmdebstrap_cmd() {
         return
     fi
     local tools=$repo/.roots/.tools
-    if [ ! -x "$tools/x/usr/bin/mmdebstrap" ]; then
-        mkdir -p "$tools"
-        (cd "$tools" && apt-get download -q mmdebstrap >&2 &&
-         dpkg -x mmdebstrap_*.deb x)
-    fi
+    mkdir -p "$tools"
+    # Roots build side by side (tools/matrix.py): one download at a time.
+    (flock 8
+     if [ ! -x "$tools/x/usr/bin/mmdebstrap" ]; then
+         cd "$tools" && apt-get download -q mmdebstrap >&2 &&
+             dpkg -x mmdebstrap_*.deb x
+     fi) 8> "$tools/.lock"
     echo "$tools/x/usr/bin/mmdebstrap"
 }
 
