@@ -213,7 +213,9 @@ def one_round(driver, kind, n, r, timeout):
 def run_rounds(n, rounds, count, workdir):
     with contextlib.ExitStack() as stack:
         url, pids, engines = start_engines(stack, workdir, count)
-        cfg.CONF([], project='heat')
+        # The engines' heat.conf: the same RabbitMQ options (durable
+        # queues), or the driver's exchange declaration is refused.
+        cfg.CONF(['--config-file', engines.conf], project='heat')
         driver = inprocess_engine.EngineDriver()
         driver.use_rpc(url)
         kinds = (chain.OURS, chain.INTREE)

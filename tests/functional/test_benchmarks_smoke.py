@@ -15,12 +15,11 @@ benchmarks/run.sh --part ... --smallest --busy (each part at its smallest
 size) in a subprocess that starts its own MariaDB, engine and Mistral and
 stops them by PID; then --report merges the stamped results, and --list
 and the refusal of a busy machine. No timing is asserted: the numbers are
-the benchmark's business, not the test suite's. Not run here: engines and
-scale (RabbitMQ, a process per size), feedback (the loopback cloud) and
-external-600 (its scenario is being reworked). On the oldest (eventlet) and
-the newest series only: the benchmarks differ between series only in the
-engine's threading, which those two cover, and each run costs minutes of
-CI on every series.
+the benchmark's business, not the test suite's. Not run here: feedback
+(the loopback cloud) and external-600 (its scenario is being reworked).
+On the oldest (eventlet) and the newest series only: the benchmarks
+differ between series only in the engine's threading, which those two
+cover, and each run costs minutes of CI on every series.
 """
 
 import glob
@@ -215,3 +214,25 @@ def test_process_parts_signals_and_long_lived(tmp_path):
             by_kind
     else:
         assert list(by_kind) == ['as installed'], by_kind
+
+
+def test_engines_and_scale_parts_check_what_they_claim(tmp_path):
+    results = tmp_path / 'results'
+    names = ('engines', 'scale-ours', 'scale-in-tree')
+    run_sh('--part', *names, '--smallest', '--busy',
+           '--results-dir', str(results))
+    found = read_results(results)
+    engines = found['engines']['data']
+    assert not engines.get('failed'), engines
+    assert engines['problems'] == {'ours': [], 'in-tree': []}, engines
+    assert engines['lock_errors'] == [], engines
+    for kind in ('ours', 'in-tree'):
+        assert all(len(v) == 1 for v in engines['samples'][kind].values())
+    for name, kind in (('scale-ours', 'ours'), ('scale-in-tree', 'in-tree')):
+        runs = found[name]['data']
+        assert {(r['kind'], r['mode']) for r in runs} == {
+            (kind, 'sequential'), (kind, 'concurrent')}, runs
+        for r in runs:
+            assert not r['failed'], r
+            assert sorted(r['times']) == ['create', 'delete',
+                                          'update one member'], r
