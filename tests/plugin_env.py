@@ -30,10 +30,14 @@ def run_cli(*args, dists=(PROBE_DIST,), timeout=120, env=None):
 
 
 # A signal path `check` finds nothing wrong with on Heat 25.0 to 27.x
-# (the [heat_lifecycle_plugins] section is for those releases only).
+# (the [heat_lifecycle_plugins] section is for those releases only), for
+# servers and for Mistral's notifications (the stack domain).
 SIGNAL_PATH = """
 heat_metadata_server_url = http://cfn.example.org:8000
 heat_waitcondition_server_url = http://cfn.example.org:8000/v1/waitcondition
+stack_user_domain_name = heat
+stack_domain_admin = heat_domain_admin
+stack_domain_admin_password = secret
 
 [heat_lifecycle_plugins]
 forget_finished_threads = true

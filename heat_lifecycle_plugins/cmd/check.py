@@ -14,8 +14,9 @@ its servers signal?
 
 Run where heat-engine runs: the Heat release and its known issues, the
 boundary to Heat's internals, the signal path of heat.conf (and of the
-agent's and Keystone's files), then which class Heat's global environment
-gives each of our types.
+agent's and Keystone's files), whether Mistral can tell an
+OS::Mistral::ExternalResource that its execution ended, then which class
+Heat's global environment gives each of our types.
 """
 
 import importlib.metadata
@@ -26,6 +27,7 @@ from oslo_config import cfg
 
 from heat_lifecycle_plugins.cmd import check_engine_python
 from heat_lifecycle_plugins.cmd import checks
+from heat_lifecycle_plugins.cmd import notify_path
 from heat_lifecycle_plugins.cmd import quiet
 from heat_lifecycle_plugins.cmd import signal_path
 from heat_lifecycle_plugins import heat_internals
@@ -65,9 +67,11 @@ def check_winners(env):
 
 
 def signal_path_findings(version, args):
-    """The signal path of heat.conf (and the agent's and Keystone's files).
+    """The signal path of heat.conf, and Mistral's notifications.
 
-    heat.conf: --config-file, else the files heat-engine would read.
+    heat.conf: --config-file, else the files heat-engine would read; the
+    agent's and Keystone's files where given. Mistral's notifications to
+    ExternalResource: notify_path.
     """
     paths = ([args.config_file] if args.config_file else
              cfg.find_config_files('heat', 'heat-engine'))
@@ -90,7 +94,8 @@ def signal_path_findings(version, args):
                if args.cfn_config_file else None)
     except (signal_path.ConfigFileError, ValueError) as exc:
         return [checks.Finding(checks.FAIL, signal_path.TOPIC, exc)]
-    return signal_path.findings(version, heat, agent, auth_ttl, cfn)
+    return (signal_path.findings(version, heat, agent, auth_ttl, cfn) +
+            notify_path.findings(version, heat, cfn))
 
 
 def loader_findings(plugin_dirs):

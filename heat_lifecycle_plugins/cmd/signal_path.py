@@ -57,17 +57,31 @@ def read_ini(path):
             for section in parser.sections()}
 
 
-def agent_settings(sections=None):
-    """The agent's options that matter here: the file's, else defaults."""
-    values = {opt.name: opt.default for opt in agent_config.agent_opts}
-    group = (sections or {}).get(agent_config.GROUP.name, {})
-    for opt in agent_config.agent_opts:
-        if opt.name in group:
-            values[opt.name] = opt.type(group[opt.name])
+def option_values(opts, group, sections=None):
+    """{name: value} of oslo.config opts: the file's, else defaults.
+
+    A value the option's type refuses raises ValueError naming it.
+    """
+    values = {opt.name: opt.default for opt in opts}
+    given = (sections or {}).get(group, {})
+    for opt in opts:
+        if opt.name in given:
+            try:
+                values[opt.name] = opt.type(given[opt.name])
+            except ValueError as exc:
+                raise ValueError('[%s] %s = %s: %s' % (
+                    group, opt.name, given[opt.name], exc))
     return values
 
 
-def _get(sections, section, option, default=None):
+def agent_settings(sections=None):
+    """The agent's options that matter here: the file's, else defaults."""
+    return option_values(agent_config.agent_opts, agent_config.GROUP.name,
+                         sections)
+
+
+def setting(sections, section, option, default=None):
+    """An option's value in read_ini()'s sections; default if unset."""
     return (sections.get(section) or {}).get(option) or default
 
 
@@ -103,13 +117,14 @@ def ec2authtoken_findings(version, heat, cfn=None):
     keys = {issue.key for issue in releases.issues_of(version)}
     if 'ec2authtoken-auth' not in keys:
         return []
-    transport = _get(heat, 'DEFAULT', 'default_deployment_signal_transport',
-                     HEAT_DEFAULT_TRANSPORT)
+    transport = setting(heat, 'DEFAULT',
+                        'default_deployment_signal_transport',
+                        HEAT_DEFAULT_TRANSPORT)
     # Broken default transport: FAIL; a transport templates must ask for.
     level = checks.FAIL if transport == protocol.CFN_SIGNAL else checks.WARN
     if cfn is None:
         cfn = heat
-    auth_type = _get(cfn, 'ec2authtoken', 'auth_type')
+    auth_type = setting(cfn, 'ec2authtoken', 'auth_type')
     if not auth_type:
         return [checks.Finding(level, TOPIC, (
             '[ec2authtoken] auth_type is not set: heat-api-cfn answers every '
@@ -120,16 +135,16 @@ def ec2authtoken_findings(version, heat, cfn=None):
     found = []
     if auth_type in PASSWORD_PLUGINS:
         missing = [name for name in ('auth_url', 'password')
-                   if not _get(cfn, 'ec2authtoken', name)]
-        if not (_get(cfn, 'ec2authtoken', 'username') or
-                _get(cfn, 'ec2authtoken', 'user_id')):
+                   if not setting(cfn, 'ec2authtoken', name)]
+        if not (setting(cfn, 'ec2authtoken', 'username') or
+                setting(cfn, 'ec2authtoken', 'user_id')):
             missing.append('username')
         if missing:
             found.append(checks.Finding(level, TOPIC, (
                 '[ec2authtoken] auth_type = %s without %s: heat-api-cfn '
                 'cannot authenticate to check CFN_SIGNAL signatures; set '
                 'them in [ec2authtoken]' % (auth_type, ', '.join(missing)))))
-    endpoint = _get(cfn, 'ec2authtoken', 'endpoint_override')
+    endpoint = setting(cfn, 'ec2authtoken', 'endpoint_override')
     found += _endpoint_findings(endpoint, level)
     if not found:
         found.append(checks.Finding(checks.OK, TOPIC, (
@@ -139,37 +154,48 @@ def ec2authtoken_findings(version, heat, cfn=None):
     return found
 
 
+# (option, what points at it, the path Heat replaces, or None)
+SERVER_URLS = (
+    ('heat_metadata_server_url', 'servers poll their metadata (cfn '
+     'collector) at', None),
+    ('heat_waitcondition_server_url', 'CFN_SIGNAL URLs and wait conditions '
+     'point at', '/waitcondition'),
+)
+
+
+def server_url_finding(heat, option, what, suffix):
+    """One URL servers are given, judged."""
+    url = setting(heat, 'DEFAULT', option)
+    if not url:
+        return checks.Finding(checks.WARN, TOPIC, (
+            '[DEFAULT] %s is not set: %s the catalog\'s cloudformation '
+            'endpoint, which servers may not reach; set [DEFAULT] %s = '
+            'a heat-api-cfn URL servers reach%s' % (
+                option, what, option,
+                ' ending in /v1/waitcondition' if suffix else '')))
+    if suffix and not url.rstrip('/').endswith(suffix):
+        return checks.Finding(checks.FAIL, TOPIC, (
+            '[DEFAULT] %s = %s does not end in %s: Heat makes CFN_SIGNAL '
+            'URLs by replacing %s with /signal; set it to '
+            'http://<heat-api-cfn>:8000/v1/waitcondition' % (
+                option, url, suffix, suffix)))
+    if _loopback(url):
+        return checks.Finding(checks.WARN, TOPIC, (
+            '[DEFAULT] %s = %s is a loopback address: only servers on '
+            'this machine reach it; set [DEFAULT] %s = an address '
+            'servers reach' % (option, url, option)))
+    return checks.Finding(checks.OK, TOPIC, (
+        '[DEFAULT] %s = %s' % (option, url)))
+
+
 def server_url_findings(heat):
     """The URLs servers are given to poll metadata and to signal."""
-    found = []
-    for option, what, suffix in (
-            ('heat_metadata_server_url', 'servers poll their metadata '
-             '(cfn collector) at', None),
-            ('heat_waitcondition_server_url', 'CFN_SIGNAL URLs and wait '
-             'conditions point at', '/waitcondition')):
-        url = _get(heat, 'DEFAULT', option)
-        if not url:
-            found.append(checks.Finding(checks.WARN, TOPIC, (
-                '[DEFAULT] %s is not set: %s the catalog\'s cloudformation '
-                'endpoint, which servers may not reach; set [DEFAULT] %s = '
-                'a heat-api-cfn URL servers reach%s' % (
-                    option, what, option,
-                    ' ending in /v1/waitcondition' if suffix else ''))))
-        elif suffix and not url.rstrip('/').endswith(suffix):
-            found.append(checks.Finding(checks.FAIL, TOPIC, (
-                '[DEFAULT] %s = %s does not end in %s: Heat makes CFN_SIGNAL '
-                'URLs by replacing %s with /signal; set it to '
-                'http://<heat-api-cfn>:8000/v1/waitcondition' % (
-                    option, url, suffix, suffix))))
-        elif _loopback(url):
-            found.append(checks.Finding(checks.WARN, TOPIC, (
-                '[DEFAULT] %s = %s is a loopback address: only servers on '
-                'this machine reach it; set [DEFAULT] %s = an address '
-                'servers reach' % (option, url, option))))
-        else:
-            found.append(checks.Finding(checks.OK, TOPIC, (
-                '[DEFAULT] %s = %s' % (option, url))))
-    return found
+    return [server_url_finding(heat, *entry) for entry in SERVER_URLS]
+
+
+def signal_url_finding(heat):
+    """heat_waitcondition_server_url: where signed (CFN_SIGNAL) URLs go."""
+    return server_url_finding(heat, *SERVER_URLS[1])
 
 
 def auth_ttl_finding(auth_ttl, agent):
@@ -202,8 +228,8 @@ def auth_ttl_finding(auth_ttl, agent):
 
 def body_size_finding(heat, agent):
     """Heat's request size limit against the agent's signal size limit."""
-    limit = int(_get(heat, 'DEFAULT', 'max_json_body_size',
-                     HEAT_MAX_JSON_BODY_SIZE))
+    limit = int(setting(heat, 'DEFAULT', 'max_json_body_size',
+                        HEAT_MAX_JSON_BODY_SIZE))
     signal = agent['max_signal_bytes']
     fits = signal <= limit
     text = ('the agent\'s max_signal_bytes = %d %s heat-api\'s '
@@ -219,7 +245,8 @@ def body_size_finding(heat, agent):
 
 def thread_budget_findings(version, heat):
     """Whether the opt-in remedy of the engine's thread budget is set."""
-    value = _get(heat, config.GROUP.name, 'forget_finished_threads', 'false')
+    value = setting(heat, config.GROUP.name, 'forget_finished_threads',
+                    'false')
     keys = {issue.key for issue in releases.issues_of(version)}
     if value.lower() not in ('true', '1', 'yes', 'on'):
         if 'per-stack-thread-budget' not in keys:
@@ -259,5 +286,5 @@ def findings(version, heat, agent=None, auth_ttl=None, cfn=None):
 
 def keystone_auth_ttl(sections):
     """[credential] auth_ttl of keystone.conf, in minutes."""
-    return int(_get(sections, 'credential', 'auth_ttl',
-                    KEYSTONE_AUTH_TTL_MINUTES))
+    return int(setting(sections, 'credential', 'auth_ttl',
+                       KEYSTONE_AUTH_TTL_MINUTES))

@@ -101,8 +101,10 @@ def test_check_prints_its_findings_then_the_types_and_nothing_else(
     issues = [i.key for i in releases.issues_of(version)]
     assert topics[1:len(issues) + 2] == issues + ['boundary']
     assert lines[len(issues) + 1].startswith('ok   boundary: the ')
-    signals = topics[len(issues) + 2:-5]  # then our 4 types + the probe
-    assert signals and set(signals) == {'signals'}
+    paths = topics[len(issues) + 2:-5]  # then our 4 types + the probe
+    notify = paths.index('mistral-notify')
+    assert notify and set(paths[:notify]) == {'signals'}
+    assert set(paths[notify:]) == {'mistral-notify'}
     assert [line for line in lines if line.startswith('warn')] == [
         line for line in lines[1:len(issues) + 1]]
 
