@@ -29,6 +29,7 @@ EVENTS = st.sampled_from(notices.END_EVENTS + (
     strategies.json_values()
 IDS = st.uuids().map(str) | strategies.texts(70) | strategies.json_values()
 
+
 @st.composite
 def bodies(draw):
     """Mostly Mistral's shape (id, event, state, ...), else any JSON."""
