@@ -9,268 +9,305 @@
 # WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
 # License for the specific language governing permissions and limitations
 # under the License.
-"""ExternalResource against a real Mistral .
+"""ExternalResource told by Mistral, against Heat's in-tree type (issue 34).
 
-Stacks with one ExternalResource, for our OS::Mistral::ExternalResource and
-the in-tree type (Upstream::Mistral::ExternalResource), on the same engine
-and Mistral, rounds interleaved:
+On the loopback cloud (external_cloud: real Keystone, Mistral,
+heat-engine with 2 workers, heat-api, heat-api-cfn), never the in-process
+engine: ours is told through Mistral's webhook to heat-api-cfn, which a
+single in-process worker would flatter. Ours is OS::Mistral::
+ExternalResource, in-tree Upstream::Mistral::ExternalResource, in the same
+run (external_cases says how the windows run):
 
-- completion latency: from the Mistral execution reaching SUCCESS to the
-  resource reaching CREATE_COMPLETE, both observed by polling their APIs
-  every 20 ms from this process (Mistral directly, the resource through the
-  engine's list_events: showing the resource would resolve its attributes,
-  and the in-tree type answers that with a Mistral call). The CREATE
-  workflow is one std.http call that a local server answers after a
-  fractional delay (2.0 to 2.875 s, one per round: std.sleep takes whole
-  seconds, which would put SUCCESS at the same phase of the ~1 s polling in
-  every round);
-- Mistral API calls of the engine per create, counted by a small HTTP
-  proxy that both types reach through the request's Keystone catalog
-  (`workflowv2`, as in a cloud), over the short workflow and over one of
-  LONG_SECONDS;
-- Heat database writes (INSERT/UPDATE/DELETE statements, per table) issued
-  while the stack is created, counted on the engine's SQLAlchemy engine.
+- part external-short: `short`, 2 s workflows, one stack at a time, in
+  rounds; `batch`, 50 stacks each waiting on a 60 s workflow at once (one
+  window per type per round); `lost`, both types side by side while
+  heat-api-cfn is down as the workflows end (ours' notifications lost);
+- part external-600: `long`, 600 s workflows, 3 stacks of each type side
+  by side (one 10-minute window: the part fits 15 minutes).
 
-Mistral is heat_lifecycle_fixtures.mistral's real server (one
-process, its own PID).
+Per stack: SUCCESS (Mistral's log, to the millisecond) -> COMPLETE (the
+CREATE_COMPLETE event first read from Heat's database), its Mistral calls
+(the proxy, each call named by the stack's own workflow or execution;
+Mistral's own count of reads beside it) and how it ended. Per window of
+one type: the engine workers' threads in use. Medians come with a ~95 %
+band (order statistics); ratios are per pair of stacks or windows
+(benchmarks/ratios.py). The targets are in benchmarks/targets.py.
 """
 
-import threading
-import time
+import collections
+import math
+import os
+import statistics
+import types
 
 from oslo_config import cfg
 
-from benchmarks import external_servers as servers
-from benchmarks import harness
-from benchmarks.upstream_types import UPSTREAM_EXTERNAL
-from heat_lifecycle_fixtures.mistral import Mistral
-from heat_lifecycle_fixtures.stacks import TERMINAL
-from heat_lifecycle_fixtures import tokens
+from benchmarks import external_cases as cases
+from benchmarks import external_cloud
+from benchmarks import external_watch as watch
+from benchmarks import ratios
+from benchmarks import targets as part_targets
 from heat_lifecycle_plugins import config
 
-OURS = 'ours'
-INTREE = 'in-tree'
-TYPES = {OURS: 'OS::Mistral::ExternalResource', INTREE: UPSTREAM_EXTERNAL}
-# The workflow's duration moves by an eighth of a second from round to
-# round, so that SUCCESS falls at every phase of the ~1 s polling of the
-# in-tree type; a fixed duration favours whichever type happens to poll
-# just after it.
-SLEEP_SECONDS = [2.0 + n * 0.125 for n in range(8)]
-LONG_SECONDS = 60
-POLL = 0.02
-TARGET_LATENCY = 0.2
-
-WORKFLOW = """
-version: '2.0'
-%s:
-  input: [delay_url]
-  output:
-    slept: <%% $.delay_url %%>
-  tasks:
-    wait:
-      action: std.http
-      input:
-        url: <%% $.delay_url %%>
-        method: GET
-"""
+OURS, INTREE, KINDS = cases.OURS, cases.INTREE, cases.KINDS
+CASES = ('short', 'batch', 'lost', 'long')
+LOST = 'lost'
 
 
-def template(kind, workflow, delay_url):
-    return {'heat_template_version': '2016-10-14',
-            'resources': {'ext': {
-                'type': TYPES[kind],
-                'properties': {
-                    'actions': {'CREATE': {'workflow': workflow}},
-                    'input': {'delay_url': delay_url}}}}}
+def _cloud(ctx):
+    fallback = ctx.plan.get('fallback')
+    return external_cloud.shared(os.path.join(
+        os.path.dirname(ctx.workdir), 'external-cloud-%s' % (
+            fallback or 'default')), fallback, ctx.log)
 
 
-def watch_success(client, workflow, found, stop):
-    """Thread body: note when the execution of `workflow` succeeds.
+def _base(plan):
+    from heat_lifecycle_plugins import heat_internals
+    opts = cfg.CONF[config.GROUP.name]
+    return {'engine': 'eventlet' if heat_internals.engine_uses_eventlet()
+            else 'threads',
+            'fallback_period': plan.get('fallback') or
+            opts.mistral_notified_poll_interval,
+            'poll_interval': opts.mistral_poll_interval,
+            'event_poll': watch.POLL, 'thread_every': watch.THREAD_EVERY,
+            'cases': {}}
 
-    found['success'] = monotonic time the execution is first seen in SUCCESS
-    (polled directly, not proxied).
+
+def run_short(ctx):
+    """Part external-short: short, batch and lost."""
+    plan, log = ctx.plan, ctx.log
+    env = _cloud(ctx)
+    data = _base(plan)
+    if plan.get('warm_up'):
+        cases.warm_up(env, log)
+    found = data['cases']
+    found['short'] = cases.in_rounds(env, 'short', plan['short_rounds'], 1,
+                                     plan['short_seconds'], log)
+    found['batch'] = cases.in_rounds(env, 'batch', plan['batch_rounds'],
+                                     plan['batch_stacks'],
+                                     plan['batch_seconds'], log)
+    if plan.get('lost_stacks'):
+        found[LOST] = cases.side_by_side(env, LOST, plan['lost_stacks'],
+                                         plan['lost_seconds'], log,
+                                         lose=True)
+    return data
+
+
+def run_long(ctx):
+    """Part external-600: long workflows side by side."""
+    plan, log = ctx.plan, ctx.log
+    env = _cloud(ctx)
+    data = _base(plan)
+    if plan.get('warm_up'):
+        cases.warm_up(env, log)
+    data['cases']['long'] = cases.side_by_side(
+        env, 'long', plan['stacks'], plan['seconds'], log,
+        slack=120 + data['fallback_period'])
+    return data
+
+
+def run(bench, rounds, workdir, log, long_seconds=60):
+    """The single run's `--only external` (run.py): short and one batch.
+
+    bench (the in-process engine) is not used.
     """
-    while not stop.is_set():
-        try:
-            execs = client.executions.list(workflow_name=workflow, limit=1)
-        except Exception:
-            execs = []
-        if execs and execs[0].state == 'SUCCESS':
-            found['success'] = time.monotonic()
-            return
-        time.sleep(POLL)
-
-
-def measure_once(bench, mistral, proxy, writes, delays, kind, tag,
-                 seconds):
-    workflow = 'bench_sleep_%s_%s' % (kind.replace('-', ''), tag)
-    mistral.client().workflows.create(WORKFLOW % workflow)
-    eng = bench.engine
-    found, stop = {}, threading.Event()
-    watcher = threading.Thread(target=watch_success,
-                               args=(mistral.client(), workflow, found, stop),
-                               daemon=True)
-    proxy.take()
-    writes.take()
-    watcher.start()
-    ident = eng.create(template(kind, workflow, delays.url(seconds)),
-                       name='bench-ext-%s-%s' % (kind.replace('-', ''), tag),
-                       wait=False)
-    deadline = time.monotonic() + seconds + 120
-    while True:
-        # Events, not the resource itself: showing a resource resolves its
-        # attributes, which makes the in-tree type call Mistral.
-        ended = [e for e in eng.events(ident, 'ext')
-                 if e['resource_action'] == 'CREATE' and
-                 e['resource_status'] in TERMINAL]
-        if ended:
-            complete = time.monotonic()
-            break
-        if time.monotonic() > deadline:
-            raise harness.BenchmarkError('%s ExternalResource not complete '
-                                         'in %d s' % (kind, seconds + 120))
-        time.sleep(POLL)
-    if ended[0]['resource_status'] != 'COMPLETE':
-        raise harness.BenchmarkError('%s ExternalResource: %s' % (
-            kind, ended[0]['resource_status_reason']))
-    bench.wait(ident, 'CREATE', 60)
-    stop.set()
-    watcher.join(5)
-    calls, poll_gap = proxy.take()
-    db = writes.take()
-    bench.delete(ident, 60)
-    if 'success' not in found:
-        raise harness.BenchmarkError('the SUCCESS of %s was not seen'
-                                     % workflow)
-    return {'latency': complete - found['success'],
-            'mistral_calls': sum(calls.values()),
-            'mistral_calls_by': dict(calls),
-            'poll_gap': poll_gap,
-            'db_writes': sum(db.values()),
-            'resource_data_writes': db.get('resource_data', 0),
-            'resource_writes': db.get('resource', 0)}
-
-
-def run(bench, rounds, workdir, log, long_seconds=LONG_SECONDS):
-    mistral = Mistral(workdir + '/mistral')
-    mistral.setUp()
-    proxy = servers.CountingProxy(mistral.url).start()
-    delays = servers.DelayServer().start()
-    # Both types find Mistral (the proxy) in the request's catalog.
-    bench.engine.use_catalog([tokens.catalog_entry('workflowv2', 'mistral',
-                                                   proxy.url)])
-    writes = servers.WriteCounter()
-    samples = {OURS: [], INTREE: []}
-    long = {}
-
-    def measure(kind, tag, seconds):
-        s = measure_once(bench, mistral, proxy, writes, delays, kind, tag,
-                         seconds)
-        log('  %-7s %s (%gs): SUCCESS -> COMPLETE %.2fs, %d Mistral '
-            'calls %s, polled every %.2fs, %d DB writes '
-            '(resource_data %d, resource %d)'
-            % (kind, tag, seconds, s['latency'], s['mistral_calls'],
-               s['mistral_calls_by'], s['poll_gap'] or 0, s['db_writes'],
-               s['resource_data_writes'], s['resource_writes']))
-        return s
-
+    plan = {'short_rounds': rounds, 'short_seconds': 2.0, 'batch_rounds': 1,
+            'batch_stacks': 1, 'batch_seconds': long_seconds}
     try:
-        for r in range(rounds):
-            for kind in samples:
-                samples[kind].append(measure(
-                    kind, 'r%d' % r,
-                    SLEEP_SECONDS[r % len(SLEEP_SECONDS)]))
-        if long_seconds:
-            for kind in samples:
-                long[kind] = measure(kind, 'long', long_seconds)
+        return run_short(types.SimpleNamespace(
+            plan=plan, workdir=os.path.join(workdir, 'external'), log=log))
     finally:
-        writes.stop()
-        bench.engine.use_catalog(None)
-        delays.stop()
-        proxy.stop()
-        mistral.cleanUp()
-    return _summary(samples, long, rounds, long_seconds)
+        external_cloud.stop_shared()
 
 
-def _summary(samples, long, rounds, long_seconds):
-    """The medians of each type's rounds, and its long run."""
-    result = {'poll_interval': cfg.CONF[config.GROUP.name].
-              mistral_poll_interval,
-              'sleep': sorted(set(SLEEP_SECONDS[:rounds])),
-              'long_seconds': long_seconds}
-    for kind, rows in samples.items():
-        result[kind] = {key: harness.median([row[key] for row in rows])
-                        for key in ('latency', 'mistral_calls', 'poll_gap',
-                                    'db_writes',
-                                    'resource_data_writes',
-                                    'resource_writes')}
-        result[kind]['latencies'] = [row['latency'] for row in rows]
-        result[kind]['rounds'] = len(rows)
-        if kind in long:
-            result[kind]['long'] = long[kind]
-    return result
+# -- what the figures say --------------------------------------------------
+
+def lower_rank(n, alpha=0.05):
+    """0-based rank of the lower end of a median's ~(1 - alpha) band.
+
+    The order statistics k and n-1-k hold the median with probability
+    1 - 2 P(Bin(n, 1/2) <= k); 0 (the whole range) when no k reaches it.
+    """
+    k, below = 0, 0.0
+    while True:
+        below += math.comb(n, k) / 2.0 ** n
+        if 2 * below > alpha:
+            return max(0, k - 1) if k else 0
+        k += 1
 
 
-def markdown(ext):
+def median_band(values):
+    """{'median', 'low', 'high', 'rounds', 'min', 'max'} or None.
+
+    low-high: the ~95 % band of the median (ratios.verdict decides on it);
+    rounds: how many values.
+    """
+    found = sorted(v for v in values if v is not None)
+    if not found:
+        return None
+    k = lower_rank(len(found))
+    return {'median': statistics.median(found), 'low': found[k],
+            'high': found[len(found) - 1 - k], 'rounds': len(found),
+            'min': found[0], 'max': found[-1]}
+
+
+def describe_seconds(band):
+    if band is None:
+        return 'n/a'
+    return '%.3f s (%.3f-%.3f, %d stacks; all %.3f-%.3f)' % (
+        band['median'], band['low'], band['high'], band['rounds'],
+        band['min'], band['max'])
+
+
+def of_kind(case, kind, how=None):
+    return [s for s in case['samples'] if s['kind'] == kind and
+            (how is None or s['how'] == how)]
+
+
+def latencies(case, kind, how=None):
+    return [s['latency'] for s in of_kind(case, kind, how)
+            if s['status'] == 'COMPLETE']
+
+
+def pairs(case, key):
+    """([ours], [in-tree]) of `key`, stack against stack.
+
+    The n-th stack of each type in the same round.
+    """
+    slots = collections.defaultdict(dict)
+    for kind in KINDS:
+        seen = collections.Counter()
+        for s in of_kind(case, kind):
+            slots[(s['round'], seen[s['round']])][kind] = s.get(key)
+            seen[s['round']] += 1
+    found = [v for _slot, v in sorted(slots.items()) if len(v) == 2]
+    return [v[OURS] for v in found], [v[INTREE] for v in found]
+
+
+def window_threads(case):
+    """{(round, type): threads in use} of the windows of one type."""
+    found = {}
+    for window in case['windows']:
+        if len(window['kinds']) == 1 and window['threads']:
+            found[(window['rounds'][0], window['kinds'][0])] = \
+                window['threads']['median']
+    return found
+
+
+def thread_pairs(data):
+    """([ours], [in-tree]) threads in use, window against window."""
+    ours, intree = [], []
+    for name in CASES:
+        found = window_threads(data['cases'].get(name) or {'windows': []})
+        for (round_, kind), value in sorted(found.items()):
+            if kind == OURS and (round_, INTREE) in found:
+                ours.append(value)
+                intree.append(found[(round_, INTREE)])
+    return ours, intree
+
+
+def calls_ratio(case):
+    return ratios.summary(ratios.per_round(*pairs(case, 'calls')))
+
+
+def describe_pairs(summary, target=None):
+    """ratios.describe, its rounds being pairs of stacks or windows."""
+    return ratios.describe(summary, target).replace('round', 'pair')
+
+
+# -- report ------------------------------------------------------------------
+
+def case_title(name, case):
+    return {
+        'short': '%g s workflows, one stack at a time, %d round(s)',
+        'batch': '%d stacks at once, %g s workflows, %d round(s)',
+        'lost': 'notification lost: heat-api-cfn down while %g s workflows '
+                'end, %d stack(s) of each type side by side',
+        'long': '%g s workflows, %d stack(s) of each type side by side',
+    }[name] % {
+        'short': (case['seconds'], case['rounds']),
+        'batch': (case['stacks'], case['seconds'], case['rounds']),
+        'lost': (case['seconds'], case['stacks']),
+        'long': (case['seconds'], case['stacks']),
+    }[name]
+
+
+def _how(rows):
+    counts = collections.Counter(s['how'] or 'polled (in-tree)'
+                                 for s in rows)
+    return ', '.join('%s %d' % kv for kv in sorted(counts.items()))
+
+
+def _threads_cell(case, kind):
+    found = [w['threads'] for w in case['windows']
+             if w['kinds'] == [kind] and w['threads'] and
+             w['threads']['median'] is not None]
+    if not found:
+        return 'n/a'
+    return '%g (peak %g)' % (statistics.median(t['median'] for t in found),
+                             max(t['peak'] for t in found))
+
+
+def _calls_by(rows):
+    total = collections.Counter()
+    for s in rows:
+        total.update(s['calls_by'])
+    return ', '.join('%s %d' % kv for kv in sorted(total.items()))
+
+
+def case_markdown(name, case):
+    lines = ['**%s**' % case_title(name, case), '',
+             '| type | stacks | SUCCESS -> COMPLETE: median (95 % band; '
+             'all) | how it ended | Mistral calls per stack (median) | '
+             'calls in all, by kind | Mistral\'s reads of the executions '
+             '| engine threads in use (median; peak) |',
+             '|---|---:|---|---|---:|---|---:|---|']
+    for kind in KINDS:
+        rows = of_kind(case, kind)
+        lines.append('| %s | %d | %s | %s | %s | %s | %d | %s |' % (
+            kind, len(rows), describe_seconds(median_band(
+                latencies(case, kind))), _how(rows),
+            '%g' % statistics.median(s['calls'] for s in rows)
+            if rows else 'n/a', _calls_by(rows),
+            sum(s['fetches'] for s in rows), _threads_cell(case, kind)))
+    both = [w['threads'] for w in case['windows']
+            if len(w['kinds']) == 2 and w['threads']]
+    if both and both[0]['median'] is not None:
+        lines += ['', 'Both types side by side: %g engine threads in use '
+                  '(peak %g) for %d resources in progress.' % (
+                      both[0]['median'], both[0]['peak'],
+                      case['windows'][0]['stacks'])]
+    lines += ['', 'Mistral calls, ours / in-tree per pair of stacks: %s.'
+              % describe_pairs(calls_ratio(case))]
+    if case['stacks'] > 1:
+        lines[-1] += ' Executions running at once, at most: %s.' % ', '.join(
+            '%s %s' % ('+'.join(w['kinds']), w.get('at_once'))
+            for w in case['windows'])
+    return lines
+
+
+def markdown(data):
+    if 'cases' not in data:
+        return ('A result of the older in-process scenario: run the part '
+                'again.')
     lines = [
-        'CREATE workflow: one std.http call answered after %s s (one per '
-        'round); our longest poll interval %.1f s (the default); medians.'
-        % (', '.join('%g' % s for s in ext['sleep']),
-           ext['poll_interval']), '',
-        '| kind | SUCCESS -> COMPLETE (s) | Mistral API calls per create '
-        '| seconds between polls | Heat DB writes per create '
-        '| of them resource_data | of them resource |',
-        '|---|---:|---:|---:|---:|---:|---:|']
-    for kind in (OURS, INTREE):
-        r = ext[kind]
-        lines.append('| %s | %.2f | %d | %.2f | %d | %d | %d |' % (
-            kind, r['latency'], r['mistral_calls'], r['poll_gap'] or 0,
-            r['db_writes'],
-            r['resource_data_writes'], r['resource_writes']))
-    lines += ['', 'Every round (s): ' + '; '.join(
-        '%s %s' % (kind, ', '.join('%.2f' % v
-                                   for v in ext[kind]['latencies']))
-        for kind in (OURS, INTREE))]
-    if 'long' in ext[OURS]:
-        lines += ['', 'One create whose workflow runs %d s:' %
-                  ext['long_seconds'], '',
-                  '| kind | Mistral API calls | of them polls of the '
-                  'execution | SUCCESS -> COMPLETE (s) |',
-                  '|---|---:|---:|---:|']
-        for kind in (OURS, INTREE):
-            r = ext[kind]['long']
-            lines.append('| %s | %d | %d | %.2f |' % (
-                kind, r['mistral_calls'],
-                r['mistral_calls_by'].get(('GET', 'executions'), 0),
-                r['latency']))
-    lines += ['', 'Mistral calls include validation (workflow lookup), '
-              'starting the execution and every poll. DB writes count every '
-              'INSERT/UPDATE/DELETE the engine issued during the stack '
-              'create (stack, events, resource state); resource_data holds '
-              'the stored workflow outputs. Ours polls an execution every '
-              'tenth of its age (0.2 s at least, the longest interval at '
-              'most); the in-tree type once per Heat step (about 1 s).']
+        'Loopback cloud, heat-engine with 2 workers (%s); ours waits to be '
+        'told, with a fallback poll every %d s. SUCCESS: Mistral\'s log '
+        '(ms); COMPLETE: the first read of the CREATE_COMPLETE event from '
+        'Heat\'s database (every %d ms; Heat keeps whole seconds). Threads '
+        'in use: /proc/<pid>/task of the engine workers every %g s, above '
+        'the idle count before the window, from the last execution\'s '
+        'start to the first SUCCESS.' % (
+            data['engine'], data['fallback_period'],
+            data['event_poll'] * 1000, data['thread_every']), '']
+    for name in CASES:
+        if name in data['cases']:
+            lines += case_markdown(name, data['cases'][name]) + ['']
+    lines += ['Targets of this part:', '',
+              '| target | measured | verdict |', '|---|---|---|']
+    lines += ['| %s | %s | %s |' % row for row in targets(data)]
     return '\n'.join(lines)
 
 
-def targets(ext):
-    ours, intree = ext[OURS], ext[INTREE]
-    rows = [
-        ('ExternalResource: median SUCCESS -> COMPLETE <= %.1f s and <= '
-         'in-tree' % TARGET_LATENCY,
-         'ours %.2fs, in-tree %.2fs' % (ours['latency'], intree['latency']),
-         'met' if (ours['latency'] <= TARGET_LATENCY and
-                   ours['latency'] <= intree['latency']) else 'MISSED'),
-        ('ExternalResource: <= 1 output write per completed execution',
-         'resource_data writes: ours %d, in-tree %d'
-         % (ours['resource_data_writes'], intree['resource_data_writes']),
-         'met' if ours['resource_data_writes'] <= 1 else 'MISSED'),
-    ]
-    if 'long' in ours:
-        calls = (ours['long']['mistral_calls'],
-                 intree['long']['mistral_calls'])
-        rows.append(('ExternalResource: Mistral calls over a %d s workflow '
-                     '<= in-tree' % ext['long_seconds'],
-                     'ours %d, in-tree %d' % calls,
-                     'met' if calls[0] <= calls[1] else 'MISSED'))
-    return rows
+def targets(data):
+    return part_targets.external_targets(data)

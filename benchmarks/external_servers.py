@@ -13,12 +13,14 @@
 
 DelayServer answers the workflow's std.http call after a given delay;
 CountingProxy stands between the engine and Mistral and counts the
-calls; WriteCounter counts the Heat database writes of the engine.
+calls (and keeps each request, to tell whose it was); WriteCounter
+counts the Heat database writes of an in-process engine.
 """
 
 import collections
 import http.client
 import http.server
+import json
 import re
 import threading
 import time
@@ -29,13 +31,18 @@ import sqlalchemy
 from benchmarks import harness
 
 
+class _Server(http.server.ThreadingHTTPServer):
+    daemon_threads = True
+    # 50 stacks' calls at once: the default backlog (5) would drop
+    # connections, which the client retries only a second later.
+    request_queue_size = 128
+
+
 class LocalServer(object):
     """A threaded HTTP server on a free 127.0.0.1 port, in this process."""
 
     def __init__(self, handler):
-        self.server = http.server.ThreadingHTTPServer(('127.0.0.1', 0),
-                                                      handler)
-        self.server.daemon_threads = True
+        self.server = _Server(('127.0.0.1', 0), handler)
         self.port = self.server.server_address[1]
         self.thread = threading.Thread(target=self.server.serve_forever,
                                        daemon=True)
@@ -87,6 +94,7 @@ class CountingProxy(LocalServer):
         self.prefix = parsed.path.rstrip('/')
         self.calls = collections.Counter()
         self.polls = []  # monotonic times of GET /executions/<id>
+        self.requests = []  # Request of every call, until take_requests()
         self.lock = threading.Lock()
         proxy = self
 
@@ -103,6 +111,8 @@ class CountingProxy(LocalServer):
                     if (self.command == 'GET' and len(parts) == 3 and
                             parts[1] == 'executions'):
                         proxy.polls.append(time.monotonic())
+                    proxy.requests.append(request_of(self.command,
+                                                     self.path, body))
                 conn = http.client.HTTPConnection(*proxy.upstream,
                                                   timeout=60)
                 headers = {k: v for k, v in self.headers.items()
@@ -136,6 +146,38 @@ class CountingProxy(LocalServer):
             polls, self.polls = self.polls, []
         gaps = [b - a for a, b in zip(polls, polls[1:])]
         return calls, harness.median(gaps)
+
+    def take_requests(self):
+        """The Requests seen since the last take_requests()."""
+        with self.lock:
+            found, self.requests = self.requests, []
+        return found
+
+
+# One call through the proxy: its method, the collection it names
+# (executions, workflows, tasks, ...) and every word of it that may name
+# a workflow or an execution (path segments, query values, the
+# workflow named in a POST body).
+Request = collections.namedtuple('Request', 'method collection words')
+
+
+def request_of(method, path, body):
+    path, _sep, query = path.partition('?')
+    segments = [s for s in path.strip('/').split('/') if s]
+    words = set(segments)
+    for values in urllib.parse.parse_qs(query).values():
+        words.update(values)
+    if body:
+        try:
+            data = json.loads(body)
+        except ValueError:
+            data = None
+        if isinstance(data, dict):
+            words.update(str(data[k]) for k in (
+                'workflow_name', 'workflow_id', 'workflow_identifier')
+                if data.get(k))
+    return Request(method, segments[1] if len(segments) > 1 else path,
+                   frozenset(words))
 
 
 class WriteCounter(object):

@@ -70,10 +70,14 @@ def _scale(ctx):
                      ctx.log, ladder=ladder, kinds=ctx.plan['kinds'])
 
 
-def _external(ctx):
+def _external_short(ctx):
     from benchmarks import external
-    return external.run(ctx.bench, ctx.plan['rounds'], ctx.workdir, ctx.log,
-                        long_seconds=ctx.plan['long_seconds'])
+    return external.run_short(ctx)
+
+
+def _external_600(ctx):
+    from benchmarks import external
+    return external.run_long(ctx)
 
 
 def _feedback(ctx):
@@ -135,14 +139,24 @@ PARTS = (
          dict(ladder=[100, 200, 300, 500, 1000, 2000], kinds=['in-tree'],
               cap={'2025.1': 500}),
          dict(ladder=[30], kinds=['in-tree']), _scale),
-    Part('external-short', 6, 'ExternalResource: short and 60 s workflows '
-         '(scenario being reworked)', EXTERNAL, True,
-         dict(rounds=8, long_seconds=60), dict(rounds=1, long_seconds=5),
-         _external),
-    Part('external-600', 22, 'ExternalResource: 600 s workflows, one per '
-         'kind in turn (over 15 min; scenario being reworked)', EXTERNAL,
-         True, dict(rounds=1, long_seconds=600),
-         dict(rounds=1, long_seconds=5), _external),
+    # On the loopback cloud (benchmarks/external_cloud.py), shared by the
+    # external parts of one run. The smallest runs shorten the fallback
+    # poll to 12 s so that the smoke test needs not wait 30 s.
+    Part('external-short', 13, 'ExternalResource on the loopback cloud: '
+         '2 s workflows; 50 stacks of 60 s at once; a lost notification',
+         EXTERNAL, False,
+         dict(warm_up=True, short_rounds=6, short_seconds=2.0,
+              batch_rounds=1, batch_stacks=50, batch_seconds=60.0,
+              lost_stacks=3, lost_seconds=20.0, fallback=None),
+         dict(warm_up=False, short_rounds=1, short_seconds=2.0,
+              batch_rounds=1, batch_stacks=2, batch_seconds=3.0,
+              lost_stacks=1, lost_seconds=6.0, fallback=12),
+         _external_short),
+    Part('external-600', 13, 'ExternalResource on the loopback cloud: '
+         '600 s workflows, 3 of each type side by side', EXTERNAL, False,
+         dict(warm_up=True, stacks=3, seconds=600.0, fallback=None),
+         dict(warm_up=False, stacks=1, seconds=4.0, fallback=12),
+         _external_600),
     Part('feedback', 4, 'time to first feedback, real agent',
          DEPLOY + ('heat_lifecycle_plugins/agent', 'benchmarks/feedback.py'),
          True, dict(quick=False), dict(quick=True), _feedback),

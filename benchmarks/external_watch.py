@@ -1,0 +1,235 @@
+# Licensed under the Apache License, Version 2.0 (the "License"); you may
+# not use this file except in compliance with the License. You may obtain
+# a copy of the License at
+#
+#      http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+# WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+# License for the specific language governing permissions and limitations
+# under the License.
+"""What the ExternalResource parts read from outside the engine.
+
+- HeatEvents: Heat's event rows, read from its MariaDB database by one
+  query every POLL seconds for all stacks, each stamped with the moment it
+  was first read. Heat keeps an event's time in whole seconds (a DATETIME
+  column; the API shows the same), too coarse for a 0.3 s target: the
+  first read of the CREATE_COMPLETE row is the COMPLETE time (late by
+  half a poll on average, alike for both types).
+- MistralLog: Mistral's own log (debug, as the loopback cloud runs it):
+  the workflow trace line "Workflow 'NAME' [RUNNING -> SUCCESS, ...]
+  (execution_id=ID...)", stamped to the millisecond, is the SUCCESS time
+  (Mistral keeps updated_at in whole seconds); "Fetch execution [id=ID"
+  counts the reads of an execution, a check on the proxy's count.
+- EngineThreads: the threads of heat-engine's worker processes, the
+  entries of /proc/<pid>/task, sampled every THREAD_EVERY seconds.
+- attribute(): the proxy's requests, each to the stack whose workflow
+  or execution it names.
+"""
+
+import collections
+import os
+import re
+import threading
+import time
+
+import sqlalchemy
+
+from heat_lifecycle_fixtures import process
+
+POLL = 0.04
+# Event ids are given at INSERT and seen at COMMIT, not always in order:
+# each query reads again this many ids below the highest seen.
+LAG = 30
+THREAD_EVERY = 0.2
+QUERY = sqlalchemy.text(
+    'SELECT id, stack_id, resource_name, resource_action, resource_status, '
+    'resource_status_reason FROM event WHERE id > :low ORDER BY id')
+Event = collections.namedtuple('Event', 'seen name action status reason')
+
+
+class Sampler(object):
+    """A daemon thread that calls sample() every `every` seconds."""
+
+    every = POLL
+
+    def __init__(self):
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._loop, daemon=True)
+        self.error = None
+
+    def start(self):
+        self._thread.start()
+        return self
+
+    def stop(self):
+        self._stop.set()
+        self._thread.join(10)
+
+    def _loop(self):
+        while not self._stop.is_set():
+            try:
+                self.sample()
+            except Exception as exc:  # shown by the case that needs it
+                self.error = exc
+            self._stop.wait(self.every)
+
+    def sample(self):
+        raise NotImplementedError
+
+
+class HeatEvents(Sampler):
+    """Heat's events per stack, as first read from its database."""
+
+    def __init__(self, url):
+        super(HeatEvents, self).__init__()
+        self.engine = sqlalchemy.create_engine(url,
+                                               isolation_level='AUTOCOMMIT')
+        self.conn = None
+        self.low = 0
+        self.seen = set()
+        self.by_stack = collections.defaultdict(list)
+        self.lock = threading.Lock()
+
+    def sample(self):
+        if self.conn is None:
+            self.conn = self.engine.connect()
+        rows = self.conn.execute(QUERY, {'low': self.low}).fetchall()
+        now = time.time()
+        with self.lock:
+            for row in rows:
+                if row.id in self.seen:
+                    continue
+                self.seen.add(row.id)
+                self.by_stack[row.stack_id].append(Event(
+                    now, row.resource_name, row.resource_action,
+                    row.resource_status, row.resource_status_reason or ''))
+            if rows:
+                self.low = max(self.low, rows[-1].id - LAG)
+
+    def stop(self):
+        super(HeatEvents, self).stop()
+        if self.conn is not None:
+            self.conn.close()
+        self.engine.dispose()
+
+    def of(self, stack_id, name=None):
+        """The events of a stack (of its resource `name`), oldest first."""
+        with self.lock:
+            found = list(self.by_stack.get(stack_id, ()))
+        return [e for e in found if name is None or e.name == name]
+
+    def first(self, stack_id, name, action, statuses):
+        return next((e for e in self.of(stack_id, name)
+                     if e.action == action and e.status in statuses), None)
+
+
+def worker_pids(master):
+    """The live child processes of `master` (heat-engine's workers)."""
+    found = []
+    for entry in os.listdir('/proc'):
+        state = process.stat(entry) if entry.isdigit() else None
+        if state and state[1] == master and state[0] != 'Z':
+            found.append(int(entry))
+    return sorted(found)
+
+
+class EngineThreads(Sampler):
+    """(time, threads of every engine worker) every THREAD_EVERY s."""
+
+    every = THREAD_EVERY
+
+    def __init__(self, master_pid):
+        super(EngineThreads, self).__init__()
+        self.master = master_pid
+        self.workers = worker_pids(master_pid)
+        self.samples = []
+
+    def sample(self):
+        total = 0
+        for pid in self.workers:
+            try:
+                total += len(os.listdir('/proc/%d/task' % pid))
+            except OSError:  # a worker gone: look for them again
+                self.workers = worker_pids(self.master)
+                return
+        self.samples.append((time.time(), total))
+
+    def between(self, start, end):
+        """The thread counts sampled from `start` to `end` (epoch s)."""
+        return [n for t, n in list(self.samples) if start <= t <= end]
+
+
+TRACE = re.compile(
+    r"^(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d)\.(\d{3}) .*Workflow '([^']*)' "
+    r"\[(\w+) -> (\w+),.*execution_id=([0-9a-f-]{36})")
+FETCH = re.compile(r'Fetch execution \[id=([0-9a-f-]{36})')
+ENDS = ('SUCCESS', 'ERROR', 'CANCELLED')
+
+
+def log_time(stamp, millis):
+    """Epoch seconds of an oslo.log time (local time, milliseconds)."""
+    return time.mktime(time.strptime(stamp, '%Y-%m-%d %H:%M:%S')) + (
+        int(millis) / 1000.0)
+
+
+class MistralLog(object):
+    """The executions Mistral's log shows, read as it grows."""
+
+    def __init__(self, path):
+        self.path = path
+        self.offset = 0
+        self.workflow = {}  # execution id -> workflow name
+        self.started = {}  # execution id -> epoch seconds it ran
+        self.ended = {}  # execution id -> (state, epoch seconds)
+        self.fetches = collections.Counter()
+
+    def read(self):
+        """Take in the lines written since the last read (whole lines)."""
+        with open(self.path, 'rb') as f:
+            f.seek(self.offset)
+            data = f.read()
+        end = data.rfind(b'\n') + 1
+        self.offset += end
+        for line in data[:end].decode('utf-8', 'replace').splitlines():
+            self._line(line)
+        return self
+
+    def _line(self, line):
+        match = TRACE.match(line)
+        if match:
+            stamp, millis, workflow, _old, new, execution = match.groups()
+            self.workflow[execution] = workflow
+            if new == 'RUNNING':
+                self.started.setdefault(execution, log_time(stamp, millis))
+            if new in ENDS:
+                self.ended[execution] = (new, log_time(stamp, millis))
+            return
+        fetch = FETCH.search(line)
+        if fetch:
+            self.fetches[fetch.group(1)] += 1
+
+    def executions_of(self, workflows):
+        """{workflow name: execution id} of those workflows seen so far."""
+        return {name: execution for execution, name in self.workflow.items()
+                if name in workflows}
+
+
+def attribute(requests, owners):
+    """({owner: Counter(collection)}, Counter of the calls of nobody).
+
+    owners: {workflow name or execution id: owner}; a request is its
+    owner's when one of its words names it.
+    """
+    mine = collections.defaultdict(collections.Counter)
+    nobody = collections.Counter()
+    for request in requests:
+        owner = next((owners[w] for w in request.words if w in owners),
+                     None)
+        key = '%s %s' % (request.method, request.collection)
+        if owner is None:
+            nobody[key] += 1
+        else:
+            mine[owner][key] += 1
+    return mine, nobody
