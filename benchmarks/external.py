@@ -294,10 +294,11 @@ def markdown(data):
         'Loopback cloud, heat-engine with 2 workers (%s); ours waits to be '
         'told, with a fallback poll every %d s. SUCCESS: Mistral\'s log '
         '(ms); COMPLETE: the first read of the CREATE_COMPLETE event from '
-        'Heat\'s database (every %d ms; Heat keeps whole seconds). Threads '
-        'in use: /proc/<pid>/task of the engine workers every %g s, above '
-        'the idle count before the window, from the last execution\'s '
-        'start to the first SUCCESS.' % (
+        'Heat\'s database (every %d ms; Heat keeps whole seconds). Engine '
+        'threads in use: threads of the engine workers not waiting on a '
+        'futex (/proc/<pid>/task/*/wchan, every %g s; idle pool threads wait '
+        'on one), above the count before the window, from the last '
+        'execution\'s start to the first SUCCESS.' % (
             data['engine'], data['fallback_period'],
             data['event_poll'] * 1000, data['thread_every']), '']
     for name in CASES:

@@ -43,7 +43,7 @@ TYPES = {OURS: 'OS::Mistral::ExternalResource', INTREE: UPSTREAM_EXTERNAL}
 # that SUCCESS falls at every phase of the in-tree type's ~1 s polling.
 PHASES = 8
 CREATORS = 4  # stacks created at once through heat-api
-SETTLE = 1.0  # seconds after a window's deletes before the next baseline
+SETTLE = 1.5  # seconds after a window's deletes before the next baseline
 WORKFLOW = """
 %s:
   input: [delay_url, timeout]
@@ -211,7 +211,7 @@ class Window(object):
         """Engine threads in use while every execution ran.
 
         From half a second after the last execution started to the
-        first SUCCESS; in use: above the idle baseline.
+        first SUCCESS; in use (not on a futex) above the idle baseline.
         """
         log = self.env.mistral_log
         ids = list(executions.values())
@@ -219,11 +219,14 @@ class Window(object):
         ended = [log.ended[e][1] for e in ids if e in log.ended]
         if not started or not ended or self.baseline is None:
             return None
-        counts = self.env.threads.between(max(started) + 0.5, min(ended))
-        in_use = [n - self.baseline for n in counts]
+        start, end = max(started) + 0.5, min(ended)
+        in_use = [n - self.baseline
+                  for n in self.env.threads.between(start, end)]
         return {'baseline': self.baseline, 'samples': len(in_use),
                 'median': harness.median(in_use) if in_use else None,
-                'peak': max(in_use) if in_use else None}
+                'peak': max(in_use) if in_use else None,
+                'all_threads': harness.median(
+                    self.env.threads.between(start, end, column=1))}
 
     def delete(self):
         for s in self.stacks:
