@@ -38,6 +38,7 @@ import collections
 import math
 import os
 import statistics
+import sys
 import types
 
 from oslo_config import cfg
@@ -59,6 +60,24 @@ def _cloud(ctx):
     return external_cloud.shared(os.path.join(
         os.path.dirname(ctx.workdir), 'external-cloud-%s' % (
             fallback or 'default')), fallback, ctx.log)
+
+
+def _release(part):
+    """Stop the shared cloud unless a later part of this run needs it.
+
+    The parts named after --part on the command line (part_run), else
+    none; at exit it is stopped anyway.
+    """
+    args = sys.argv[1:]
+    named = []
+    if '--part' in args:
+        for word in args[args.index('--part') + 1:]:
+            if word.startswith('--'):
+                break
+            named.append(word)
+    later = named[named.index(part) + 1:] if part in named else []
+    if not any(name.startswith('external') for name in later):
+        external_cloud.stop_shared()
 
 
 def _base(plan):
@@ -90,6 +109,7 @@ def run_short(ctx):
         found[LOST] = cases.side_by_side(env, LOST, plan['lost_stacks'],
                                          plan['lost_seconds'], log,
                                          lose=True)
+    _release('external-short')
     return data
 
 
@@ -103,6 +123,7 @@ def run_long(ctx):
     data['cases']['long'] = cases.side_by_side(
         env, 'long', plan['stacks'], plan['seconds'], log,
         slack=120 + data['fallback_period'])
+    _release('external-600')
     return data
 
 
