@@ -70,7 +70,8 @@ class Sampler(object):
 
     def stop(self):
         self._stop.set()
-        self._thread.join(10)
+        if self._thread.ident is not None:  # started
+            self._thread.join(10)
 
     def _loop(self):
         while not self._stop.is_set():

@@ -182,7 +182,8 @@ def _lost_row(external, case, period):
     if not ours:
         return (title, 'not run', 'not measured')
     seen = '%d of %d found by the fallback poll; SUCCESS -> COMPLETE %s' % (
-        len(lost), len(ours), ', '.join('%.1f s' % t for t in times))
+        len(lost), len(ours), ', '.join('%.1f s' % t for t in times) or
+        'none')
     if not times:  # none lost: the outage missed every notification
         return (title, seen, 'not measured')
     if max(times) > period or len(times) < len(lost):
@@ -197,10 +198,12 @@ def _threads_row(external, data):
     if data['engine'] == 'eventlet':
         return (title, 'eventlet engine: resources wait in green threads, '
                 'which /proc does not show', 'not measured')
-    found = ratios.summary(ratios.per_round(*external.thread_pairs(data)))
+    ours, intree = external.thread_pairs(data)
+    found = ratios.summary(ratios.per_round(ours, intree))
     if found is None:
-        return (title, 'no window of one type alone (side by side)',
-                'not measured')
+        return (title, 'in-tree used no thread above the idle count in any '
+                'window' if ours else 'no window of one type alone (side '
+                'by side)', 'not measured')
     return (title, external.describe_pairs(found, THREADS_VS_IN_TREE),
             ratios.verdict(found, THREADS_VS_IN_TREE))
 
