@@ -280,7 +280,8 @@ def case_markdown(name, case):
     lines = ['**%s**' % case_title(name, case), '',
              '| type | stacks | SUCCESS -> COMPLETE: median (95 % band; '
              'all) | how it ended | Mistral calls per stack (median) | '
-             'calls in all, by kind | Mistral\'s reads of the executions '
+             'all calls, by method and collection | Mistral\'s reads of '
+             'the executions (its log) '
              '| engine threads in use (median; peak) |',
              '|---|---:|---|---|---:|---|---:|---|']
     for kind in KINDS:
