@@ -208,19 +208,20 @@ def test_an_engine_killed_mid_update_of_a_concurrent_chain(
     fault_row.recovered('stack update --existing')
     after = {n: r.physical_resource_id
              for n, r in members(heat, stack_id).items()}
-    # Heat marks a member its dead engine was updating FAILED ("Worker
-    # went down") and the recovering update replaces it; the others are
-    # updated in place. Exactly those: a member replaced that was not
-    # interrupted, or kept that was, fails the case.
+    # Only a member the dead engine was updating may be replaced: Heat
+    # replaces one it marks FAILED ("Worker went down"); one it finds
+    # still IN_PROGRESS, unlocked, it may update in place (seen once on
+    # 2026.2: 3 of 4 replaced). A replaced member that was done fails the
+    # case, as does no member updated in place.
     replaced = {n for n in ids if after.get(n) != ids[n]}
-    assert replaced == interrupted, (sorted(replaced), sorted(interrupted))
-    assert 0 < len(replaced) < 10, 'not both halves: %s' % sorted(replaced)
+    assert replaced <= interrupted, (sorted(replaced), sorted(interrupted))
+    assert len(replaced) < 10, 'no member updated in place'
     assert_chain_whole(driver, heat, stack_id, 10, 'v2', replaced)
     fault_row.outcome = (
         'left %s; after the update: all 10 members v2, %d updated in place '
-        '(same ids), %d that were updating when the engine died replaced by '
-        'Heat (old ones deleted), no orphan, attributes right'
-        % (left, 10 - len(replaced), len(replaced)))
+        '(same ids); of the %d that were updating when the engine died, %d '
+        'replaced by Heat (old ones deleted); no orphan, attributes right'
+        % (left, 10 - len(replaced), len(interrupted), len(replaced)))
 
 
 @case(5, 'RabbitMQ restarted (SIGTERM) mid-create of a 20-member chain')
