@@ -110,6 +110,9 @@ CONTRACT = (
          '(self)', refers_to=('_delete_keypair',),
          used='execution_notices (the signed URL\'s user goes with an '
               'ExternalResource)'),
+    Name('heat.engine.resources.stack_user:StackUser._get_user_id',
+         '(self)', used='execution_notices (overridden: no physical id '
+                        'taken for a user id)'),
     Name('heat.db.api:resource_data_get', '(context, resource_id, key)',
          used='execution_notices (a notice written by another engine '
               'process)'),

@@ -147,6 +147,15 @@ class ExecutionNotices(object):
                                  'keypair for the stack user)')
         return Waiting(url, None)
 
+    def _get_user_id(self):
+        """The signed URL's stack-domain user, or None.
+
+        Not StackUser's: lacking one, it takes the physical id for a user
+        id (a legacy of old resources) and stores it; ours is a Mistral
+        thing's.
+        """
+        return self.data().get('user_id')
+
     def _handle_signal(self, details):
         """Record a notice of an ended execution; add its SIGNAL event."""
         ended, reason = notice(details)

@@ -323,9 +323,9 @@ class ExternalResource(common.StorableValidation, signal_callers.SignalCallers,
         return done
 
     def handle_delete(self):
-        self._delete_notice_credentials()
         if self._action_spec(self.DELETE):
-            self._settle_unread()
+            self._settle_unread()  # cancels a running execution first
+        self._delete_notice_credentials()
         if not results.runs_delete(bool(self._action_spec(self.CREATE)),
                                    self._held()):
             return None  # the CREATE workflow never ran: nothing to clean

@@ -236,3 +236,17 @@ def test_without_a_signed_url_or_notifications_the_action_polls():
     assert waiting.url is None
     assert waiting.why.startswith('no signed heat-api-cfn URL: xxx')
     assert len(waiting.why) < 400
+
+
+def test_the_physical_id_is_never_taken_for_the_stack_user():
+    class Held(notices.ExecutionNotices):
+        resource_id = 'thing-1'
+
+        def __init__(self, data):
+            self._stored = data
+
+        def data(self):
+            return self._stored
+
+    assert Held({})._get_user_id() is None
+    assert Held({'user_id': 'u-1'})._get_user_id() == 'u-1'
