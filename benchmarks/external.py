@@ -175,9 +175,9 @@ def median_band(values):
 def describe_seconds(band):
     if band is None:
         return 'n/a'
-    return '%.3f s (%.3f-%.3f, %d stacks; all %.3f-%.3f)' % (
+    return '%.3f s (%.3f-%.3f, %d stack%s; all %.3f-%.3f)' % (
         band['median'], band['low'], band['high'], band['rounds'],
-        band['min'], band['max'])
+        '' if band['rounds'] == 1 else 's', band['min'], band['max'])
 
 
 def of_kind(case, kind, how=None):
@@ -319,7 +319,8 @@ def markdown(data):
         'Heat\'s database (every %d ms; Heat keeps whole seconds). Engine '
         'threads in use: threads of the engine workers not waiting on a '
         'futex (/proc/<pid>/task/*/wchan, every %g s; idle pool threads wait '
-        'on one), above the count before the window, from the last '
+        'on one), above the least count in the 2 s before the window, from '
+        'the last '
         'execution\'s start to the first SUCCESS.' % (
             data['engine'], data['fallback_period'],
             data['event_poll'] * 1000, data['thread_every']), '']
