@@ -322,8 +322,18 @@ class ExternalResource(common.StorableValidation, signal_callers.SignalCallers,
             common.request_ended(self)  # it succeeded
         return done
 
+    @common.storable_errors  # a run-time value's error quotes it
     def handle_delete(self):
-        if self._action_spec(self.DELETE):
+        try:
+            has_delete = bool(self._action_spec(self.DELETE))
+        except Exception:
+            held = self._held()
+            if held.physical_id is None and not held.outputs:
+                # actions never resolved: no workflow ran, nothing to clean
+                self._delete_notice_credentials()
+                return None
+            raise
+        if has_delete:
             self._settle_unread()  # cancels a running execution first
         self._delete_notice_credentials()
         if not results.runs_delete(bool(self._action_spec(self.CREATE)),
