@@ -73,12 +73,16 @@ def extra_jobs(results, series, tier):
                   if f.startswith(prefix) and f.endswith('.log'))
 
 
-def job_python(results, name):
-    path = os.path.join(results, '%s.python' % name)
+def _text_of(path):
+    """The file's text, stripped; '' when there is none."""
     if not os.path.exists(path):
         return ''
     with open(path) as f:
         return f.read().strip()
+
+
+def job_python(results, name):
+    return _text_of(os.path.join(results, '%s.python' % name))
 
 
 def pythons(results, series, tiers):
@@ -134,11 +138,7 @@ FINDING = re.compile(r'^\S+:\d+:\d+: [A-Z]+\d+|: (?:WARNING|ERROR): ')
 
 
 def versions(results, series):
-    path = os.path.join(results, '%s-versions.txt' % series)
-    if not os.path.exists(path):
-        return ''
-    with open(path) as f:
-        return f.read().strip()
+    return _text_of(os.path.join(results, '%s-versions.txt' % series))
 
 
 def table(results, all_series, tiers, once_tiers):
