@@ -92,13 +92,19 @@ def _base(plan):
             'cases': {}}
 
 
+def _started(ctx):
+    """The part's cloud and its result so far, after any warm-up."""
+    env = _cloud(ctx)
+    data = _base(ctx.plan)
+    if ctx.plan.get('warm_up'):
+        cases.warm_up(env, ctx.log)
+    return env, data
+
+
 def run_short(ctx):
     """Part external-short: short, batch and lost."""
     plan, log = ctx.plan, ctx.log
-    env = _cloud(ctx)
-    data = _base(plan)
-    if plan.get('warm_up'):
-        cases.warm_up(env, log)
+    env, data = _started(ctx)
     found = data['cases']
     found['short'] = cases.in_rounds(env, 'short', plan['short_rounds'], 1,
                                      plan['short_seconds'], log)
@@ -116,10 +122,7 @@ def run_short(ctx):
 def run_long(ctx):
     """Part external-600: long workflows side by side."""
     plan, log = ctx.plan, ctx.log
-    env = _cloud(ctx)
-    data = _base(plan)
-    if plan.get('warm_up'):
-        cases.warm_up(env, log)
+    env, data = _started(ctx)
     data['cases']['long'] = cases.side_by_side(
         env, 'long', plan['stacks'], plan['seconds'], log,
         slack=120 + data['fallback_period'])
