@@ -12,7 +12,12 @@
 """Where a part's result comes from: commit, Heat, date, machine, load.
 
 A part refuses a busy machine (load average over MAX_LOAD) unless told
---busy; its result then says so.
+--busy; its result then says so. The load average after a part is mostly
+the part's own work (its engine, MariaDB, Mistral), so what says that
+something else ran meanwhile is `foreign_cores`: the machine's busy CPU
+time (/proc/stat) less the CPU time of this process and its descendants,
+live or reaped, per second of the part. Over FOREIGN_MAX the result is
+marked busy.
 """
 
 import os
@@ -25,6 +30,12 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # copy of it and say where it is.
 GIT_ROOT = os.environ.get('HLP_SOURCE_ROOT') or ROOT
 MAX_LOAD = 0.7
+# Kernel threads doing the part's disk writes count as foreign: a quiet
+# run measures 0.0-0.1 cores of them.
+FOREIGN_MAX = 0.25
+# /proc/stat's cpu line: user nice system idle iowait irq softirq steal.
+BUSY_FIELDS = (0, 1, 2, 5, 6, 7)
+TICK = os.sysconf('SC_CLK_TCK')
 
 
 def git(*args):
@@ -61,6 +72,7 @@ def begin(busy):
         'load_before': list(os.getloadavg()),
         'busy': busy,
         'started': time.monotonic(),
+        'cpu_started': cpu_snapshot(),
     }
 
 
@@ -68,9 +80,66 @@ def end(stamp):
     """The stamp once the part ran: load average after, wall minutes."""
     stamp = dict(stamp)
     stamp['load_after'] = list(os.getloadavg())
-    stamp['minutes'] = round((time.monotonic() - stamp.pop('started')) / 60,
-                             1)
+    wall = time.monotonic() - stamp.pop('started')
+    stamp['minutes'] = round(wall / 60, 1)
+    stamp['foreign_cores'] = foreign_cores(
+        stamp.pop('cpu_started'), cpu_snapshot(), wall)
     return stamp
+
+
+def machine_busy_seconds():
+    """CPU seconds the whole machine spent busy since boot."""
+    with open('/proc/stat') as f:
+        fields = f.readline().split()[1:]
+    return sum(int(fields[i]) for i in BUSY_FIELDS
+               if i < len(fields)) / TICK
+
+
+def _proc_stats():
+    """{pid: (ppid, own + reaped children's CPU seconds)} of live processes."""
+    stats = {}
+    for name in os.listdir('/proc'):
+        if not name.isdigit():
+            continue
+        try:
+            with open('/proc/%s/stat' % name) as f:
+                # comm may hold spaces: the fields start after its ')'.
+                rest = f.read().rsplit(')', 1)[1].split()
+        except (OSError, IndexError):
+            continue  # gone meanwhile
+        stats[int(name)] = (int(rest[1]),
+                            sum(int(v) for v in rest[11:15]) / TICK)
+    return stats
+
+
+def tree_seconds(root, stats):
+    """CPU seconds of root's live descendants (with what they reaped)."""
+    children = {}
+    for pid, (ppid, _seconds) in stats.items():
+        children.setdefault(ppid, []).append(pid)
+    total, todo = 0.0, list(children.get(root, ()))
+    while todo:
+        pid = todo.pop()
+        total += stats[pid][1]
+        todo.extend(children.get(pid, ()))
+    return total
+
+
+def cpu_snapshot():
+    """The machine's busy seconds and ours (this process and below)."""
+    own = os.times()
+    ours = own.user + own.system + own.children_user + own.children_system
+    return {'machine': machine_busy_seconds(),
+            'ours': ours + tree_seconds(os.getpid(), _proc_stats())}
+
+
+def foreign_cores(before, after, wall):
+    """Cores used on average by processes not ours between two snapshots."""
+    if wall <= 0:
+        return 0.0
+    foreign = ((after['machine'] - before['machine']) -
+               (after['ours'] - before['ours']))
+    return round(max(0.0, foreign) / wall, 3)
 
 
 def too_busy(max_load=MAX_LOAD):
@@ -80,9 +149,17 @@ def too_busy(max_load=MAX_LOAD):
 
 
 def measured_busy(stamp, max_load=MAX_LOAD):
-    """Whether a part ran on a busy machine (told so, or load after)."""
-    return bool(stamp.get('busy')) or max(
-        stamp['load_before'][0], stamp.get('load_after', [0])[0]) > max_load
+    """Whether a part ran on a busy machine.
+
+    Told so, a load average over max_load before it, or other processes'
+    CPU over FOREIGN_MAX while it ran; a result from before that measure
+    is judged by its load average after, as it was then.
+    """
+    if stamp.get('busy') or stamp['load_before'][0] > max_load:
+        return True
+    if 'foreign_cores' in stamp:
+        return stamp['foreign_cores'] > FOREIGN_MAX
+    return stamp.get('load_after', [0])[0] > max_load
 
 
 def stale(stamp, paths):

@@ -1,0 +1,79 @@
+# Licensed under the Apache License, Version 2.0 (the "License"); you may
+# not use this file except in compliance with the License. You may obtain
+# a copy of the License at
+#
+#      http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+# WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+# License for the specific language governing permissions and limitations
+# under the License.
+"""A benchmark part is marked busy for what others ran, not for its own load.
+
+The load average after a part is mostly the part's own engine; what the
+stamp judges is the CPU time of processes outside the part's own tree.
+"""
+
+import subprocess
+import sys
+
+from benchmarks import stamp
+
+QUIET = {'busy': False, 'load_before': [0.2, 0.3, 0.4],
+         'load_after': [1.9, 1.2, 0.8]}
+
+
+def test_its_own_load_after_does_not_make_a_part_busy():
+    assert not stamp.measured_busy(dict(QUIET, foreign_cores=0.05))
+
+
+def test_others_cpu_while_it_ran_makes_it_busy():
+    assert stamp.measured_busy(dict(QUIET, foreign_cores=0.6))
+
+
+def test_told_busy_or_busy_before_stays_busy():
+    assert stamp.measured_busy(dict(QUIET, foreign_cores=0.0, busy=True))
+    assert stamp.measured_busy(dict(QUIET, foreign_cores=0.0,
+                                    load_before=[0.9, 0.5, 0.5]))
+
+
+def test_a_result_from_before_the_measure_is_judged_as_then():
+    assert stamp.measured_busy(dict(QUIET))
+    assert not stamp.measured_busy(dict(QUIET, load_after=[0.5, 0.4, 0.3]))
+
+
+def test_the_tree_counts_every_live_descendant_once():
+    stats = {1: (0, 100.0), 10: (1, 1.0), 11: (10, 2.0), 12: (11, 4.0),
+             20: (1, 8.0), 30: (99, 16.0)}
+    assert stamp.tree_seconds(10, stats) == 6.0
+    assert stamp.tree_seconds(1, stats) == 15.0
+
+
+def test_foreign_cores_is_the_machine_less_ours_per_second():
+    before = {'machine': 100.0, 'ours': 10.0}
+    after = {'machine': 130.0, 'ours': 30.0}
+    assert stamp.foreign_cores(before, after, 20.0) == 0.5
+    assert stamp.foreign_cores(before, dict(after, ours=45.0), 20.0) == 0.0
+
+
+def test_a_child_s_cpu_is_counted_as_ours():
+    before = stamp.cpu_snapshot()
+    child = subprocess.Popen([sys.executable, '-c',
+                              'import time\nend = time.process_time() + 1\n'
+                              'while time.process_time() < end: pass\n'
+                              'time.sleep(30)'])
+    try:
+        # Live while measured: counted from /proc, not os.times().
+        deadline_cpu = 0.9
+        for _ in range(100):
+            live = stamp.cpu_snapshot()['ours'] - before['ours']
+            if live >= deadline_cpu:
+                break
+            subprocess.run(['sleep', '0.05'])
+        assert live >= deadline_cpu
+    finally:
+        child.kill()
+        child.wait()
+    # Reaped: counted by os.times() instead, not lost.
+    assert stamp.cpu_snapshot()['ours'] - before['ours'] >= deadline_cpu
