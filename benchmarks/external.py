@@ -302,6 +302,7 @@ def case_markdown(name, case):
                   '(peak %g) for %d resources in progress.' % (
                       both[0]['median'], both[0]['peak'],
                       case['windows'][0]['stacks'])]
+    lines += told_split(case)
     lines += ['', 'Mistral calls, ours / in-tree per pair of stacks: %s.'
               % describe_pairs(calls_ratio(case))]
     if case['stacks'] > 1:
@@ -309,6 +310,25 @@ def case_markdown(name, case):
             '%s %s' % ('+'.join(w['kinds']), w.get('at_once'))
             for w in case['windows'])
     return lines
+
+
+def told_split(case):
+    """Where ours' told latency goes: delivery, then our check."""
+    told = [s for s in of_kind(case, OURS)
+            if s['status'] == 'COMPLETE' and s.get('signalled') and
+            s.get('success') and s['how'] == 'told']
+    if not told:
+        return []
+    return ['', 'Ours, told (%d stacks): SUCCESS -> its SIGNAL event %s '
+            '(Mistral\'s webhook, heat-api-cfn checking the EC2 signature '
+            'and the token with Keystone, the RPC into the engine); SIGNAL '
+            '-> COMPLETE %s (the check\'s next look, one read of the '
+            'execution, Heat storing the state).' % (
+                len(told),
+                describe_seconds(median_band(
+                    [s['signalled'] - s['success'] for s in told])),
+                describe_seconds(median_band(
+                    [s['complete'] - s['signalled'] for s in told])))]
 
 
 def markdown(data):

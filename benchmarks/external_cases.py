@@ -203,9 +203,12 @@ class Window(object):
         end = self.env.events.first(s['stack'], 'ext', 'CREATE',
                                     stacks.TERMINAL)
         state, success = log.ended.get(execution, (None, None))
+        signal = self.env.events.first(s['stack'], 'ext', 'SIGNAL',
+                                       ('IN_PROGRESS', 'COMPLETE', 'FAILED'))
         s.update(execution=execution, mistral_state=state, success=success,
                  complete=end.seen, status=end.status,
                  latency=(end.seen - success) if success else None,
+                 signalled=signal.seen if signal else None,
                  how=how_it_ended(events), calls=sum(calls.values()),
                  calls_by=dict(calls), fetches=log.fetches[execution])
 
