@@ -312,11 +312,25 @@ def case_markdown(name, case):
     return lines
 
 
-def told_split(case):
-    """Where ours' told latency goes: delivery, then our check."""
-    told = [s for s in of_kind(case, OURS)
+def _told(case):
+    """Ours' stacks told by Mistral, with their SIGNAL event seen."""
+    return [s for s in of_kind(case, OURS)
             if s['status'] == 'COMPLETE' and s.get('signalled') and
             s.get('success') and s['how'] == 'told']
+
+
+def told_medians(case):
+    """(median SUCCESS -> SIGNAL, median SIGNAL -> COMPLETE), or None."""
+    told = _told(case)
+    if not told:
+        return None
+    return (statistics.median(s['signalled'] - s['success'] for s in told),
+            statistics.median(s['complete'] - s['signalled'] for s in told))
+
+
+def told_split(case):
+    """Where ours' told latency goes: delivery, then our check."""
+    told = _told(case)
     if not told:
         return []
     return ['', 'Ours, told (%d stacks): SUCCESS -> its SIGNAL event %s '

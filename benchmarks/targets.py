@@ -168,6 +168,10 @@ def _told_row(external, name, case):
     seen = external.describe_seconds(band)
     if untold:
         seen += '; %d of %d not told' % (untold, len(ours))
+    split = external.told_medians(case)
+    if split:
+        seen += ('; of which delivery to the engine %.2f s, ours after '
+                 'the signal %.2f s' % split)
     return ('ExternalResource told, %s: median SUCCESS -> COMPLETE <= %.1f s'
             % (external.case_title(name, case), TOLD_SECONDS), seen,
             ratios.verdict(band, TOLD_SECONDS))
