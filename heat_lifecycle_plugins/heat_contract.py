@@ -67,9 +67,9 @@ CONTRACT = (
               'CHECK_FAILED resource in place)'),
     Name(RESOURCE + '.update',
          refers_to=('_needs_update', '_prepare_update_props'),
-         used='external_resource.ExternalResource; common.StorableValidation'),
+         used='external_resource.ExternalResource; common.StorableErrors'),
     Name(RESOURCE + '._prepare_update_props', '(self, after, before)',
-         used='common.StorableValidation (overridden; the new properties\' '
+         used='common.StorableErrors (overridden; the new properties\' '
               'validation errors, storable)'),
     # Heat's Constraint calls these on a subclass (common.ProblemConstraint).
     Name('heat.engine.constraints:Constraint.__str__', refers_to=('_str',),

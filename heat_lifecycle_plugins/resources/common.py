@@ -19,6 +19,7 @@ hold, and the bookkeeping of day-two requests in a resource's data
 """
 
 import functools
+import re
 
 from heat.common import exception
 from heat.common.i18n import _
@@ -113,26 +114,44 @@ def storable_errors(handler):
             if protocol.storable_text(text) == text:
                 raise
             raise exception.Error(protocol.storable_text(text)) from exc
+    handle.storable_errors = True
     return handle
 
 
-class StorableValidation(object):
-    """A mixin: the errors of Heat's own property validation, storable.
+# What Heat calls to run an action: handle_<action>[_cancel] and
+# check_<action>_complete.
+HANDLER = re.compile(r'^(handle_[a-z_]+|check_[a-z_]+_complete)$')
 
-    Heat validates properties again as create's pre-function and, for an
-    update, the new properties before handle_update, outside any handle_*,
-    and keeps the error as the resource's and the stack's status_reason;
-    its own wording quotes a value that came at run time ('"..." is not a
-    list'). The mixin goes first among the bases.
+
+class StorableErrors(object):
+    """A mixin: whatever our types raise is storable text (storable_errors).
+
+    Every handle_* and check_*_complete of a subclass, its own or
+    inherited from Heat's classes, is wrapped when the class is made: a
+    value that came at run time (get_attr, an environment's parameter) or
+    a remote text quoted in any action's error must never wedge a stack.
+    Heat also validates properties again as create's pre-function and,
+    for an update, the new properties before handle_update, outside any
+    handle_*, and keeps that error too ('"..." is not a list'): those are
+    wrapped where Heat makes the properties. The mixin goes first among
+    the bases.
     """
 
+    def __init_subclass__(cls, **kwargs):
+        super(StorableErrors, cls).__init_subclass__(**kwargs)
+        for name in dir(cls):
+            handler = getattr(cls, name, None)
+            if (HANDLER.match(name) and callable(handler) and
+                    not getattr(handler, 'storable_errors', False)):
+                setattr(cls, name, storable_errors(handler))
+
     def reparse(self, client_resolve=True):
-        super(StorableValidation, self).reparse(client_resolve)
+        super(StorableErrors, self).reparse(client_resolve)
         self.properties.validate = storable_errors(self.properties.validate)
 
     def _prepare_update_props(self, after, before):
         after_props, before_props = super(
-            StorableValidation, self)._prepare_update_props(after, before)
+            StorableErrors, self)._prepare_update_props(after, before)
         after_props.validate = storable_errors(after_props.validate)
         return after_props, before_props
 

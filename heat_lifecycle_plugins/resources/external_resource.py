@@ -48,7 +48,7 @@ LOG = logging.getLogger(__name__)
 WORKFLOW_CONSTRAINT = 'heat_lifecycle_plugins.mistral_workflow'
 
 
-class ExternalResource(common.StorableValidation, signal_callers.SignalCallers,
+class ExternalResource(common.StorableErrors, signal_callers.SignalCallers,
                        execution_notices.ExecutionNotices,
                        workflow_runs.WorkflowRuns,
                        update_decisions.UpdateDecisions,
@@ -322,7 +322,6 @@ class ExternalResource(common.StorableValidation, signal_callers.SignalCallers,
             common.request_ended(self)  # it succeeded
         return done
 
-    @common.storable_errors  # a run-time value's error quotes it
     def handle_delete(self):
         try:
             has_delete = bool(self._action_spec(self.DELETE))

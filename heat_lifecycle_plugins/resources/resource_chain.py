@@ -65,7 +65,7 @@ def _polled(check_name):
     return check
 
 
-class ResourceChain(common.StorableValidation,
+class ResourceChain(common.StorableErrors,
                     stack_resource.StackResource):
     """Creates one resource per type listed in ``resources``.
 
@@ -341,7 +341,6 @@ class ResourceChain(common.StorableValidation,
 
     # -- lifecycle -----------------------------------------------------------
 
-    @common.storable_errors
     def handle_create(self):
         types = self._types()
         names, segments = self._plan(types)
@@ -349,7 +348,6 @@ class ResourceChain(common.StorableValidation,
         return self.create_with_template(
             self._chain_template(types, names, segments))
 
-    @common.storable_errors
     def handle_update(self, json_snippet, tmpl_diff, prop_diff):
         if self._stored_members() is None:
             # Created by the in-tree type: its names are the list indices.

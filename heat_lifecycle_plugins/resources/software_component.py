@@ -44,7 +44,7 @@ def valid_component_configs():
           'tool.') % ', '.join(protocol.LIFECYCLE_ACTIONS))
 
 
-class SoftwareComponent(common.StorableValidation, SoftwareConfig):
+class SoftwareComponent(common.StorableErrors, SoftwareConfig):
     """A software component: one configuration per lifecycle action.
 
     Like OS::Heat::SoftwareConfig this is a static, immutable store of

@@ -56,7 +56,7 @@ def _deadline_schema(description):
 InTreeSoftwareDeployment = heat_internals.in_tree_software_deployment()
 
 
-class SoftwareDeployment(common.StorableValidation,
+class SoftwareDeployment(common.StorableErrors,
                          signal_callers.SignalCallers,
                          deployment_waiting.DeploymentWaiting,
                          InTreeSoftwareDeployment):

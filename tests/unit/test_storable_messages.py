@@ -16,6 +16,7 @@ arrives at run time (get_attr) is quoted there. Each path quotes a value
 above U+FFFF, a lone surrogate and an over-long value.
 """
 
+import importlib
 import types
 
 from heat.common import exception
@@ -180,7 +181,7 @@ class _Parsed(object):
         self.properties = types.SimpleNamespace(validate=validate)
 
 
-class _Checked(common.StorableValidation, _Parsed):
+class _Checked(common.StorableErrors, _Parsed):
     pass
 
 
@@ -194,3 +195,36 @@ def test_the_create_property_validation_fails_storably(value):
     assert_storable(str(raised.value))
     assert str(raised.value).startswith(
         'resources.r.properties.resources: "')
+
+
+def _handlers(cls):
+    """{name: method} of what Heat calls to run an action on cls."""
+    return {name: getattr(cls, name) for name in dir(cls)
+            if common.HANDLER.match(name) and
+            callable(getattr(cls, name, None))}
+
+
+@pytest.mark.parametrize('module, name', [
+    ('external_resource', 'ExternalResource'),
+    ('resource_chain', 'ResourceChain'),
+    ('software_component', 'SoftwareComponent'),
+    ('software_deployment', 'SoftwareDeployment')])
+def test_every_handler_of_our_types_makes_its_errors_storable(module, name):
+    """Ours and those inherited from Heat's classes alike."""
+    cls = getattr(importlib.import_module(
+        'heat_lifecycle_plugins.resources.' + module), name)
+    found = _handlers(cls)
+    assert {'handle_create', 'handle_update', 'handle_delete'} <= set(found)
+    unwrapped = sorted(n for n, handler in found.items()
+                       if not getattr(handler, 'storable_errors', False))
+    assert unwrapped == []
+
+
+@pytest.mark.parametrize('value', BAD, ids=IDS)
+def test_a_wrapped_check_keeps_the_error_type_and_stores(value):
+    def check(_self):
+        raise exception.ResourceFailure(exception.Error(value), None,
+                                        'CREATE')
+    with pytest.raises(exception.ResourceFailure) as raised:
+        common.storable_errors(check)(None)
+    assert_storable(str(raised.value))
