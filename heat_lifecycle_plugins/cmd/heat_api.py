@@ -30,6 +30,9 @@ SERVICE_TYPE = 'orchestration'
 # The dests of the why command's own arguments; every other one is a cloud
 # option.
 OWN_ARGUMENTS = ('command', 'func', 'stack', 'json')
+# A read sent again after a dropped connection, at most this many times
+# (keystoneauth waits 0.5 s, then twice as long each time).
+READ_RETRIES = 3
 
 
 class CommandError(Exception):
@@ -61,11 +64,30 @@ def heat_client(args, own=OWN_ARGUMENTS):
         key: value for key, value in vars(args).items()
         if key not in own})
     cloud = config.OpenStackConfig().get_one(argparse=options)
-    return client.Client(
+    return reads_retried(client.Client(
         '1', session=cloud.get_session(), service_type=SERVICE_TYPE,
         interface=cloud.get_interface(SERVICE_TYPE),
         region_name=cloud.get_region_name(SERVICE_TYPE),
-        endpoint_override=cloud.get_endpoint(SERVICE_TYPE))
+        endpoint_override=cloud.get_endpoint(SERVICE_TYPE)))
+
+
+def reads_retried(hc):
+    """hc, its GETs sent again when the connection drops (READ_RETRIES).
+
+    A server closes an idle keep-alive connection as it likes (heat-api
+    behind gunicorn after 2 s, a restart): a poll sent on it just then
+    fails with no answer. A read is safe to send again; a write is not
+    retried here (run_action's send_request decides for its update).
+    """
+    http = hc.http_client
+    send = http.request
+
+    def request(url, method, **kwargs):
+        if method.upper() in ('GET', 'HEAD'):
+            kwargs.setdefault('connect_retries', READ_RETRIES)
+        return send(url, method, **kwargs)
+    http.request = request
+    return hc
 
 
 def _plain(resource, parent_path, stack):
