@@ -24,6 +24,7 @@ import re
 from heat.common import exception
 from heat.common.i18n import _
 from heat.engine import constraints
+from heat.engine import function
 from heat.engine import properties
 from heat.engine import support
 
@@ -91,6 +92,21 @@ def refuse_known_problem(res, name, problem_of):
         raise exception.StackValidationFailed(
             error='Property error', path=property_path(res, name),
             message=protocol.storable_text(problem))
+
+
+def came_at_run_time(raw, path):
+    """Whether a function gives the value at `path` of raw properties.
+
+    raw: a Properties' data, unresolved; a function (get_attr, get_param,
+    ...) anywhere on the way counts.
+    """
+    for key in path:
+        if isinstance(raw, function.Function):
+            return True
+        if not isinstance(raw, dict):
+            return False
+        raw = raw.get(key)
+    return isinstance(raw, function.Function)
 
 
 def storable_errors(handler):

@@ -212,37 +212,53 @@ class ExternalResource(common.StorableErrors, signal_callers.SignalCallers,
 
     # -- validation --------------------------------------------------------
 
-    def _check_workflows(self, actions):
+    def _check_workflows(self, actions, replace_decision=True):
         """Each workflow exists and gets every input it needs.
 
         A workflow input without a default must be a key of `input` (the
         resource passes each workflow only the keys it declares).
         """
-        given = self.properties[self.INPUT]
         specs = [((self.EX_ACTIONS, action), spec)
                  for action, spec in sorted(actions.items())]
-        specs.append(((self.REPLACE_DECISION,),
-                      self.properties[self.REPLACE_DECISION]))
-        plugin = self.client_plugin()
+        if replace_decision:
+            specs.append(((self.REPLACE_DECISION,),
+                          self.properties[self.REPLACE_DECISION]))
         for path, spec in specs:
             workflow = (spec or {}).get(self.WORKFLOW)
-            if not workflow:
-                continue  # not resolved yet: checked when it runs
-            where = common.property_path(self, *(path + (self.WORKFLOW,)))
-            try:
-                declared = plugin.workflow_inputs(workflow)
-            except mistral_plugin.WorkflowUnavailable as exc:
-                raise exception.StackValidationFailed(path=where,
-                                                      message=str(exc))
-            lacking = sorted(name for name, has_default in declared.items()
-                             if not has_default and given is not None and
-                             name not in given)
-            if lacking:
-                raise exception.StackValidationFailed(path=where, message=(
-                    'workflow "%s" declares input %s without a default, '
-                    'which property %s of resource %s lacks' % (
-                        mistral_plugin.named(workflow), ', '.join(lacking),
-                        self.INPUT, self.name)))
+            if workflow:  # else not resolved yet: checked when it runs
+                self._check_workflow(path + (self.WORKFLOW,), workflow)
+
+    def _check_workflow(self, path, workflow):
+        where = common.property_path(self, *path)
+        try:
+            declared = self.client_plugin().workflow_inputs(workflow)
+        except mistral_plugin.WorkflowUnavailable as exc:
+            raise exception.StackValidationFailed(path=where,
+                                                  message=str(exc))
+        given = self.properties[self.INPUT]
+        lacking = sorted(name for name, has_default in declared.items()
+                         if not has_default and given is not None and
+                         name not in given)
+        if lacking:
+            raise exception.StackValidationFailed(path=where, message=(
+                'workflow "%s" declares input %s without a default, '
+                'which property %s of resource %s lacks' % (
+                    mistral_plugin.named(workflow), ', '.join(lacking),
+                    self.INPUT, self.name)))
+
+    def _check_late_delete_workflow(self):
+        """The DELETE workflow exists, if its name came only at run time.
+
+        validate() checks each workflow it can resolve; one named through
+        get_attr is known only now. Missing, what the CREATE workflow makes
+        could never be deleted: CREATE fails before making it.
+        """
+        path = (self.EX_ACTIONS, self.DELETE, self.WORKFLOW)
+        spec = self._action_spec(self.DELETE) or {}
+        if (self.stack.strict_validate and spec.get(self.WORKFLOW) and
+                common.came_at_run_time(self.properties.data, path)):
+            self._check_workflows({self.DELETE: spec},
+                                  replace_decision=False)
 
     def validate(self):
         super(ExternalResource, self).validate()
@@ -269,8 +285,12 @@ class ExternalResource(common.StorableErrors, signal_callers.SignalCallers,
     def _start_current_action(self):
         return self._start(self.action)
 
-    handle_create = handle_suspend = handle_resume = handle_check = (
-        _start_current_action)
+    handle_suspend = handle_resume = handle_check = _start_current_action
+
+    def handle_create(self):
+        self._check_late_delete_workflow()
+        return self._start(self.CREATE)
+
     check_create_complete = check_suspend_complete = (
         workflow_runs.WorkflowRuns.check_execution)
     check_resume_complete = check_check_complete = check_delete_complete = (

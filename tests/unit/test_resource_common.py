@@ -64,3 +64,17 @@ def test_what_the_handler_returns_is_returned():
     def handler(res, value):
         return value
     assert handler(None, 7) == 7
+
+
+def test_a_value_from_a_function_anywhere_on_its_path_came_at_run_time():
+    from heat.engine.cfn import functions as cfn_functions
+    later = cfn_functions.GetAtt(None, 'Fn::GetAtt', ['bad', 'value'])
+    path = ('actions', 'DELETE', 'workflow')
+    assert common.came_at_run_time({'actions': later}, path)
+    assert common.came_at_run_time({'actions': {'DELETE': later}}, path)
+    assert common.came_at_run_time(
+        {'actions': {'DELETE': {'workflow': later}}}, path)
+    assert not common.came_at_run_time(
+        {'actions': {'DELETE': {'workflow': 'delete_thing'}}}, path)
+    assert not common.came_at_run_time({'actions': {'CREATE': later}}, path)
+    assert not common.came_at_run_time({}, path)

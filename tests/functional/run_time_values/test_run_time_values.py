@@ -42,6 +42,11 @@ PLACES = {
     # The long fuzz search's find (2026-11-26): the whole map a string;
     # the DELETE's error quoted it and the stack stayed DELETE_IN_PROGRESS.
     'ExternalResource map': ('external', 'thing', 'actions', ('actions',)),
+    # The next search's find (2026-11-26): the DELETE workflow's name came
+    # at run time after CREATE made the thing; DELETE failed for good.
+    # CREATE now checks it first and fails; nothing made, DELETE completes.
+    'ExternalResource DELETE': ('external', 'thing', 'actions',
+                                ('actions', 'DELETE', 'workflow')),
 }
 
 
