@@ -113,6 +113,9 @@ CONTRACT = (
     Name('heat.engine.resources.stack_user:StackUser._get_user_id',
          '(self)', used='execution_notices (overridden: no physical id '
                         'taken for a user id)'),
+    Name('heat.engine.function:Function',
+         used='common.came_at_run_time (a property value a function gives, '
+              'known only at run time)'),
     Name('heat.db.api:resource_data_get', '(context, resource_id, key)',
          used='execution_notices (a notice written by another engine '
               'process)'),

@@ -144,6 +144,12 @@ def resource_state_by_physical_id(context, physical_id):
     return None if row is None else (row.action, row.status)
 
 
+def is_function(value):
+    """Whether a raw property value is an unresolved template function."""
+    from heat.engine import function
+    return isinstance(value, function.Function)
+
+
 def resource_data_value(resource, key):
     """The resource's data `key` as stored now, or None.
 

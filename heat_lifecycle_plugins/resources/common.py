@@ -24,11 +24,11 @@ import re
 from heat.common import exception
 from heat.common.i18n import _
 from heat.engine import constraints
-from heat.engine import function
 from heat.engine import properties
 from heat.engine import support
 
 from heat_lifecycle_plugins import action_requests
+from heat_lifecycle_plugins import heat_internals
 from heat_lifecycle_plugins import protocol
 
 ADDED = support.SupportStatus(support.SUPPORTED,
@@ -101,12 +101,12 @@ def came_at_run_time(raw, path):
     ...) anywhere on the way counts.
     """
     for key in path:
-        if isinstance(raw, function.Function):
+        if heat_internals.is_function(raw):
             return True
         if not isinstance(raw, dict):
             return False
         raw = raw.get(key)
-    return isinstance(raw, function.Function)
+    return heat_internals.is_function(raw)
 
 
 def storable_errors(handler):
