@@ -319,30 +319,33 @@ def _told(case):
             s.get('success') and s['how'] == 'told']
 
 
+def _told_parts(case):
+    """([SUCCESS -> SIGNAL], [SIGNAL -> COMPLETE]) of ours' told stacks."""
+    told = _told(case)
+    return ([s['signalled'] - s['success'] for s in told],
+            [s['complete'] - s['signalled'] for s in told])
+
+
 def told_medians(case):
     """(median SUCCESS -> SIGNAL, median SIGNAL -> COMPLETE), or None."""
-    told = _told(case)
-    if not told:
+    delivery, ours = _told_parts(case)
+    if not delivery:
         return None
-    return (statistics.median(s['signalled'] - s['success'] for s in told),
-            statistics.median(s['complete'] - s['signalled'] for s in told))
+    return statistics.median(delivery), statistics.median(ours)
 
 
 def told_split(case):
     """Where ours' told latency goes: delivery, then our check."""
-    told = _told(case)
-    if not told:
+    delivery, ours = _told_parts(case)
+    if not delivery:
         return []
     return ['', 'Ours, told (%d stacks): SUCCESS -> its SIGNAL event %s '
             '(Mistral\'s webhook, heat-api-cfn checking the EC2 signature '
             'and the token with Keystone, the RPC into the engine); SIGNAL '
             '-> COMPLETE %s (the check\'s next look, one read of the '
             'execution, Heat storing the state).' % (
-                len(told),
-                describe_seconds(median_band(
-                    [s['signalled'] - s['success'] for s in told])),
-                describe_seconds(median_band(
-                    [s['complete'] - s['signalled'] for s in told])))]
+                len(delivery), describe_seconds(median_band(delivery)),
+                describe_seconds(median_band(ours)))]
 
 
 def markdown(data):

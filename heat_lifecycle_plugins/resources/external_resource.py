@@ -212,7 +212,7 @@ class ExternalResource(common.StorableErrors, signal_callers.SignalCallers,
 
     # -- validation --------------------------------------------------------
 
-    def _check_workflows(self, actions, replace_decision=True):
+    def _check_workflows(self, actions):
         """Each workflow exists and gets every input it needs.
 
         A workflow input without a default must be a key of `input` (the
@@ -220,9 +220,8 @@ class ExternalResource(common.StorableErrors, signal_callers.SignalCallers,
         """
         specs = [((self.EX_ACTIONS, action), spec)
                  for action, spec in sorted(actions.items())]
-        if replace_decision:
-            specs.append(((self.REPLACE_DECISION,),
-                          self.properties[self.REPLACE_DECISION]))
+        specs.append(((self.REPLACE_DECISION,),
+                      self.properties[self.REPLACE_DECISION]))
         for path, spec in specs:
             workflow = (spec or {}).get(self.WORKFLOW)
             if workflow:  # else not resolved yet: checked when it runs
@@ -254,11 +253,10 @@ class ExternalResource(common.StorableErrors, signal_callers.SignalCallers,
         could never be deleted: CREATE fails before making it.
         """
         path = (self.EX_ACTIONS, self.DELETE, self.WORKFLOW)
-        spec = self._action_spec(self.DELETE) or {}
-        if (self.stack.strict_validate and spec.get(self.WORKFLOW) and
+        workflow = (self._action_spec(self.DELETE) or {}).get(self.WORKFLOW)
+        if (self.stack.strict_validate and workflow and
                 common.came_at_run_time(self.properties.data, path)):
-            self._check_workflows({self.DELETE: spec},
-                                  replace_decision=False)
+            self._check_workflow(path, workflow)
 
     def validate(self):
         super(ExternalResource, self).validate()
