@@ -205,10 +205,12 @@ class Window(object):
         state, success = log.ended.get(execution, (None, None))
         signal = self.env.events.first(s['stack'], 'ext', 'SIGNAL',
                                        ('IN_PROGRESS', 'COMPLETE', 'FAILED'))
+        arrived = self.env.cfn_log.read().arrived.get(s['stack'])
         s.update(execution=execution, mistral_state=state, success=success,
                  complete=end.seen, status=end.status,
                  latency=(end.seen - success) if success else None,
                  signalled=signal.seen if signal else None,
+                 arrived=arrived[0] if arrived else None,
                  how=how_it_ended(events), calls=sum(calls.values()),
                  calls_by=dict(calls), fetches=log.fetches[execution])
 

@@ -79,6 +79,7 @@ class ExternalCloud(object):
         self.threads = self._use(watch.EngineThreads(
             self.cloud.heat.engine.pid))
         self.mistral_log = watch.MistralLog(self.cloud.mistral.log_path)
+        self.cfn_log = watch.CfnLog(self.cloud.heat.path('heat-api-cfn.log'))
         self.mistral = self.cloud.mistral_client()
 
     def _use(self, part):

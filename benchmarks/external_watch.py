@@ -183,6 +183,10 @@ TRACE = re.compile(
     r"\[(\w+) -> (\w+),.*execution_id=([0-9a-f-]{36})")
 FETCH = re.compile(r'Fetch execution \[id=([0-9a-f-]{36})')
 ENDS = ('SUCCESS', 'ERROR', 'CANCELLED')
+CFN_SIGNAL = re.compile(
+    r'^(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d)\.(\d{3}) .*version_negotiation'
+    r' .*Processing request: POST /v1/signal/\S*?:stacks/[^/]+/'
+    r'([0-9a-f-]{36})/')
 
 
 def log_time(stamp, millis):
@@ -191,16 +195,12 @@ def log_time(stamp, millis):
         int(millis) / 1000.0)
 
 
-class MistralLog(object):
-    """The executions Mistral's log shows, read as it grows."""
+class GrowingLog(object):
+    """A service's log, read as it grows: each new line to _line()."""
 
     def __init__(self, path):
         self.path = path
         self.offset = 0
-        self.workflow = {}  # execution id -> workflow name
-        self.started = {}  # execution id -> epoch seconds it ran
-        self.ended = {}  # execution id -> (state, epoch seconds)
-        self.fetches = collections.Counter()
 
     def read(self):
         """Take in the lines written since the last read (whole lines)."""
@@ -212,6 +212,37 @@ class MistralLog(object):
         for line in data[:end].decode('utf-8', 'replace').splitlines():
             self._line(line)
         return self
+
+    def _line(self, line):
+        raise NotImplementedError
+
+
+class CfnLog(GrowingLog):
+    """When each stack's signals reached heat-api-cfn (its debug log).
+
+    The first line of a request, before the EC2 signature is checked.
+    """
+
+    def __init__(self, path):
+        super(CfnLog, self).__init__(path)
+        self.arrived = collections.defaultdict(list)  # stack id -> [epoch]
+
+    def _line(self, line):
+        match = CFN_SIGNAL.match(line)
+        if match:
+            stamp, millis, stack_id = match.groups()
+            self.arrived[stack_id].append(log_time(stamp, millis))
+
+
+class MistralLog(GrowingLog):
+    """The executions Mistral's log shows, read as it grows."""
+
+    def __init__(self, path):
+        super(MistralLog, self).__init__(path)
+        self.workflow = {}  # execution id -> workflow name
+        self.started = {}  # execution id -> epoch seconds it ran
+        self.ended = {}  # execution id -> (state, epoch seconds)
+        self.fetches = collections.Counter()
 
     def _line(self, line):
         match = TRACE.match(line)
