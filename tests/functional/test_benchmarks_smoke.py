@@ -9,110 +9,48 @@
 # WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
 # License for the specific language governing permissions and limitations
 # under the License.
-"""The benchmark's parts keep working.
+"""The benchmark's in-process parts keep working.
 
 benchmarks/run.sh --part ... --smallest --busy (each part at its smallest
 size) in a subprocess that starts its own MariaDB, engine and Mistral and
 stops them by PID; then --report merges the stamped results, and --list
 and the refusal of a busy machine. No timing is asserted: the numbers are
-the benchmark's business, not the test suite's. Not run here: feedback
-(the loopback cloud). The external parts run on the loopback cloud too,
-both in one run that shares it: their test needs RabbitMQ and is skipped
-without it.
+the benchmark's business, not the test suite's. The parts that need
+RabbitMQ or the loopback cloud (engines, scale, external) are smoked in
+tests/e2e, whose hosts have RabbitMQ; feedback is not run.
 On the oldest (eventlet) and the newest series only: the benchmarks
 differ between series only in the engine's threading, which those two
 cover, and each run costs minutes of CI on every series.
 """
 
-import glob
-import importlib.metadata
 import json
 import os
 import re
-import signal
 import subprocess
 import sys
 
 import pytest
 
-from heat_lifecycle_fixtures import rabbitmq
 from heat_lifecycle_plugins import heat_internals
 from heat_lifecycle_plugins import releases
+from tests.benchmark_runs import assert_stamped
+from tests.benchmark_runs import git
+from tests.benchmark_runs import read_results
+from tests.benchmark_runs import run_sh
+from tests.benchmark_runs import TIMEOUT
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))))
 PNG_MAGIC = b'\x89PNG\r\n\x1a\n'
 NUMBER = r'\d+(?:\.\d+)?'
-TIMEOUT = 600  # seconds; each run takes 15 to 120
+EXTERNAL_PARTS = ('external-short', 'external-600')
 ENGINE_PARTS = ('chain-small', 'chain-concurrent', 'chain-large-sequential',
                 'chain-large-concurrent', 'changes')
-EXTERNAL_PARTS = ('external-short', 'external-600')
 PROCESS_PARTS = ('signals-ours', 'signals-in-tree', 'long-lived')
 SERIES = releases.series_of(heat_internals.heat_version()).name
 pytestmark = pytest.mark.skipif(
     SERIES not in (releases.SERIES[0].name, releases.SERIES[-1].name),
     reason='benchmark smoke runs on the oldest and newest series only')
-
-
-def run_benchmark(command, env=None):
-    """Run a benchmark command; a hang fails with every thread's stack.
-
-    On TIMEOUT its process group gets SIGUSR1 (harness.main prints
-    the stacks), then SIGTERM (it stops the services it started).
-    """
-    proc = subprocess.Popen(command, cwd=ROOT, env=env, text=True,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            start_new_session=True)
-    try:
-        out, err = proc.communicate(timeout=TIMEOUT)
-    except subprocess.TimeoutExpired:
-        # Heat's service waits up to 60 s for its threads after SIGTERM.
-        for signum, wait in ((signal.SIGUSR1, 2), (signal.SIGTERM, 120),
-                             (signal.SIGKILL, None)):
-            os.killpg(proc.pid, signum)
-            try:
-                out, err = proc.communicate(timeout=wait)
-                break
-            except subprocess.TimeoutExpired:
-                continue
-        pytest.fail('no end in %d s: %s\n%s\n%s' % (
-            TIMEOUT, command, out[-3000:], err[-20000:]))
-    assert proc.returncode == 0, out[-3000:] + err[-8000:]
-    return out
-
-
-def run_sh(*args):
-    env = dict(os.environ, HLP_BENCH_PYTHON=sys.executable)
-    return run_benchmark(['bash', os.path.join(ROOT, 'benchmarks', 'run.sh')]
-                         + list(args), env=env)
-
-
-def git(*args):
-    # The tiers run a staged copy: git is in the checkout it came from.
-    root = os.environ.get('HLP_SOURCE_ROOT') or ROOT
-    return subprocess.run(['git'] + list(args), cwd=root, text=True,
-                          capture_output=True, check=True).stdout.strip()
-
-
-def read_results(results):
-    found = {}
-    for path in glob.glob(str(results / '*.json')):
-        with open(path) as f:
-            found[os.path.basename(path)[:-5]] = json.load(f)
-    return found
-
-
-def assert_stamped(result):
-    s = result['stamp']
-    assert s['commit'] == git('rev-parse', 'HEAD'), s
-    assert isinstance(s['clean_tree'], bool), s
-    assert s['heat'] == importlib.metadata.version('openstack-heat'), s
-    assert re.fullmatch(r'\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ', s['date']), s
-    assert s['machine']['cores'] == os.cpu_count(), s
-    assert s['machine']['memory_bytes'] > 2 ** 20, s
-    for key in ('load_before', 'load_after'):
-        assert len(s[key]) == 3 and all(v >= 0 for v in s[key]), s
-    assert s['busy'] is True and result['smallest'] is True, result
 
 
 def assert_chain_rounds(result):
@@ -216,79 +154,3 @@ def test_process_parts_signals_and_long_lived(tmp_path):
             by_kind
     else:
         assert list(by_kind) == ['as installed'], by_kind
-
-
-@pytest.mark.skipif(not rabbitmq.RabbitMQ.available(),
-                    reason='the engines part needs RabbitMQ, which a Debian '
-                           'root (tools/python-root.sh) lacks')
-def test_engines_and_scale_parts_check_what_they_claim(tmp_path):
-    results = tmp_path / 'results'
-    names = ('engines', 'scale-ours', 'scale-in-tree')
-    run_sh('--part', *names, '--smallest', '--busy',
-           '--results-dir', str(results))
-    found = read_results(results)
-    engines = found['engines']['data']
-    assert not engines.get('failed'), engines
-    assert engines['problems'] == {'ours': [], 'in-tree': []}, engines
-    assert engines['lock_errors'] == [], engines
-    for kind in ('ours', 'in-tree'):
-        assert all(len(v) == 1 for v in engines['samples'][kind].values())
-    for name, kind in (('scale-ours', 'ours'), ('scale-in-tree', 'in-tree')):
-        runs = found[name]['data']
-        assert {(r['kind'], r['mode']) for r in runs} == {
-            (kind, 'sequential'), (kind, 'concurrent')}, runs
-        for r in runs:
-            assert not r['failed'], r
-            assert sorted(r['times']) == ['create', 'delete',
-                                          'update one member'], r
-
-
-def assert_external_case(case, ours_ended):
-    """Every stack of both types COMPLETE, its figures read.
-
-    ours_ended: how ours' stacks may have ended.
-    """
-    by_kind = {}
-    for s in case['samples']:
-        by_kind.setdefault(s['kind'], []).append(s)
-        assert s['status'] == 'COMPLETE', s
-        assert s['mistral_state'] == 'SUCCESS' and s['latency'] is not None
-        assert s['calls'] >= 2 and s['fetches'] >= 1, s  # start, a read
-    assert sorted(by_kind) == ['in-tree', 'ours'], case
-    assert len(by_kind['ours']) == len(by_kind['in-tree']) == (
-        case['stacks'] * (case['rounds'] if case['layout'] == 'rounds'
-                          else 1)), case
-    assert {s['how'] for s in by_kind['ours']} <= set(ours_ended), case
-    assert {s['how'] for s in by_kind['in-tree']} == {None}, case
-
-
-def test_external_parts_on_the_loopback_cloud(tmp_path):
-    from heat_lifecycle_fixtures.cloud import Cloud
-    if not Cloud.available():
-        pytest.skip('the loopback cloud needs mariadb-server and '
-                    'rabbitmq-server (tools/install-system-deps.sh)')
-    results = tmp_path / 'results'
-    run_sh('--part', *EXTERNAL_PARTS, '--smallest', '--busy',
-           '--results-dir', str(results), '--workdir', str(tmp_path / 'w'))
-    found = read_results(results)
-    assert sorted(found) == sorted(EXTERNAL_PARTS), found
-    for result in found.values():
-        assert_stamped(result)
-    short = found['external-short']['data']['cases']
-    assert sorted(short) == ['batch', 'lost', 'short'], short
-    for name in ('short', 'batch'):
-        assert_external_case(short[name], ('told', 'fallback'))
-    # heat-api-cfn was down as the workflow ended: ours' notice was lost.
-    assert_external_case(short['lost'], ('fallback',))
-    assert_external_case(found['external-600']['data']['cases']['long'],
-                         ('told', 'fallback'))
-    window = short['short']['windows'][0]
-    assert window['kinds'] in (['ours'], ['in-tree']), window
-    out = run_sh('--report', '--results-dir', str(results),
-                 '--readme', str(tmp_path / 'README.rst'))
-    report = (results / 'results.md').read_text()
-    for name in EXTERNAL_PARTS:
-        assert '## ExternalResource (%s)' % name in report, out + report
-    assert 'ExternalResource told, 2 s workflows' in report, report
-    assert 'notification lost: COMPLETE within one fallback period' in \
-        report, report

@@ -1,0 +1,99 @@
+# Licensed under the Apache License, Version 2.0 (the "License"); you may
+# not use this file except in compliance with the License. You may obtain
+# a copy of the License at
+#
+#      http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+# WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+# License for the specific language governing permissions and limitations
+# under the License.
+"""The benchmark's parts that need RabbitMQ keep working.
+
+engines (two heat-engine processes), scale, and the external parts on the
+loopback cloud (Keystone, Mistral, heat-api-cfn), each at its smallest
+size (benchmarks/run.sh --smallest --busy), in a subprocess that starts
+and stops its own services. Here, not in tests/functional: the e2e hosts
+have RabbitMQ, the Debian roots that run functional do not. The e2e
+series are the oldest (eventlet) and the newest, as the other smokes'.
+No timing is asserted.
+"""
+
+from tests.benchmark_runs import assert_stamped
+from tests.benchmark_runs import read_results
+from tests.benchmark_runs import run_sh
+
+EXTERNAL_PARTS = ('external-short', 'external-600')
+
+
+def test_engines_and_scale_parts_check_what_they_claim(tmp_path):
+    results = tmp_path / 'results'
+    names = ('engines', 'scale-ours', 'scale-in-tree')
+    run_sh('--part', *names, '--smallest', '--busy',
+           '--results-dir', str(results))
+    found = read_results(results)
+    engines = found['engines']['data']
+    assert not engines.get('failed'), engines
+    assert engines['problems'] == {'ours': [], 'in-tree': []}, engines
+    assert engines['lock_errors'] == [], engines
+    for kind in ('ours', 'in-tree'):
+        assert all(len(v) == 1 for v in engines['samples'][kind].values())
+    for name, kind in (('scale-ours', 'ours'), ('scale-in-tree', 'in-tree')):
+        runs = found[name]['data']
+        assert {(r['kind'], r['mode']) for r in runs} == {
+            (kind, 'sequential'), (kind, 'concurrent')}, runs
+        for r in runs:
+            assert not r['failed'], r
+            assert sorted(r['times']) == ['create', 'delete',
+                                          'update one member'], r
+
+
+def assert_external_case(case, ours_ended):
+    """Every stack of both types COMPLETE, its figures read.
+
+    ours_ended: how ours' stacks may have ended.
+    """
+    by_kind = {}
+    for s in case['samples']:
+        by_kind.setdefault(s['kind'], []).append(s)
+        assert s['status'] == 'COMPLETE', s
+        assert s['mistral_state'] == 'SUCCESS' and s['latency'] is not None
+        assert s['calls'] >= 2 and s['fetches'] >= 1, s  # start, a read
+    assert sorted(by_kind) == ['in-tree', 'ours'], case
+    assert len(by_kind['ours']) == len(by_kind['in-tree']) == (
+        case['stacks'] * (case['rounds'] if case['layout'] == 'rounds'
+                          else 1)), case
+    assert {s['how'] for s in by_kind['ours']} <= set(ours_ended), case
+    for s in by_kind['ours']:
+        if s['how'] == 'told':  # its webhook seen reaching heat-api-cfn
+            assert s['success'] - 0.005 <= s['arrived'] <= s['signalled'], s
+    assert {s['how'] for s in by_kind['in-tree']} == {None}, case
+
+
+def test_external_parts_on_the_loopback_cloud(tmp_path):
+    results = tmp_path / 'results'
+    run_sh('--part', *EXTERNAL_PARTS, '--smallest', '--busy',
+           '--results-dir', str(results), '--workdir', str(tmp_path / 'w'))
+    found = read_results(results)
+    assert sorted(found) == sorted(EXTERNAL_PARTS), found
+    for result in found.values():
+        assert_stamped(result)
+    short = found['external-short']['data']['cases']
+    assert sorted(short) == ['batch', 'lost', 'short'], short
+    for name in ('short', 'batch'):
+        assert_external_case(short[name], ('told', 'fallback'))
+    # heat-api-cfn was down as the workflow ended: ours' notice was lost.
+    assert_external_case(short['lost'], ('fallback',))
+    assert_external_case(found['external-600']['data']['cases']['long'],
+                         ('told', 'fallback'))
+    window = short['short']['windows'][0]
+    assert window['kinds'] in (['ours'], ['in-tree']), window
+    out = run_sh('--report', '--results-dir', str(results),
+                 '--readme', str(tmp_path / 'README.rst'))
+    report = (results / 'results.md').read_text()
+    for name in EXTERNAL_PARTS:
+        assert '## ExternalResource (%s)' % name in report, out + report
+    assert 'ExternalResource told, 2 s workflows' in report, report
+    assert 'notification lost: COMPLETE within one fallback period' in \
+        report, report
