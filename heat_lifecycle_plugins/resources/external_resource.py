@@ -263,10 +263,19 @@ class ExternalResource(common.StorableErrors, signal_callers.SignalCallers,
         actions = self.properties[self.EX_ACTIONS] or {}
         if self.stack.strict_validate:
             self._check_workflows(actions)
+        self._check_envs(self.properties)
+
+    def _check_envs(self, props):
+        """Each params.env is a map: at validate, and again in the action.
+
+        A value that comes through get_attr is known only in the action;
+        left to the DELETE workflow, a bad one would fail every delete.
+        """
         specs = [((self.EX_ACTIONS, action, self.PARAMS), spec)
-                 for action, spec in sorted(actions.items())]
+                 for action, spec in sorted(
+                     (props[self.EX_ACTIONS] or {}).items())]
         specs.append(((self.REPLACE_DECISION, self.PARAMS),
-                      self.properties[self.REPLACE_DECISION]))
+                      props[self.REPLACE_DECISION]))
         for path, spec in specs:
             env = ((spec or {}).get(self.PARAMS) or {}).get(results.ENV)
             if env is not None and not isinstance(env, dict):
@@ -287,6 +296,7 @@ class ExternalResource(common.StorableErrors, signal_callers.SignalCallers,
 
     def handle_create(self):
         self._check_late_delete_workflow()
+        self._check_envs(self.properties)
         return self._start(self.CREATE)
 
     check_create_complete = check_suspend_complete = (
@@ -314,6 +324,7 @@ class ExternalResource(common.StorableErrors, signal_callers.SignalCallers,
     def handle_update(self, json_snippet, tmpl_diff, prop_diff):
         new_props = json_snippet.properties(self.properties_schema,
                                             self.context)
+        self._check_envs(new_props)
         token = prop_diff.get(self.ACTION_REQUEST)
         requested = None
         if action_requests.is_new_request(

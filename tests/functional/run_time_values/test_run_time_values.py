@@ -47,6 +47,11 @@ PLACES = {
     # CREATE now checks it first and fails; nothing made, DELETE completes.
     'ExternalResource DELETE': ('external', 'thing', 'actions',
                                 ('actions', 'DELETE', 'workflow')),
+    # The hour-long search's find (2026-11-26): the DELETE's params.env a
+    # string at run time; every DELETE failed on it. CREATE (and UPDATE)
+    # now check each env once resolved; nothing made, DELETE completes.
+    'ExternalResource DELETE env': ('external', 'thing', 'actions',
+                                    ('actions', 'DELETE', 'params', 'env')),
 }
 
 
@@ -59,7 +64,8 @@ def run_time_case(type_name, value):
         'type': 'OS::Heat::Value', 'properties': {'value': value}}
     parent = template['resources'][resource]['properties']
     for step in path[:-1]:
-        parent = parent[step]
+        parent = (parent.setdefault(step, {}) if isinstance(parent, dict)
+                  else parent[step])
     parent[path[-1]] = GET_ATTR
     return (name, template, {}, resource, prop)
 
