@@ -34,17 +34,24 @@ def nested_identity(engine, ident):
 
 def test_group_members_deliver_and_report_progress(engine):
     ident = engine.create(group_stack(), wait=False)
+    try:
+        check_group_members(engine, ident)
+    finally:
+        # Even when an assertion fails: a stack left waiting for its
+        # signals would hold the session engine's stop until it timed out.
+        engine.delete(ident, wait=False)
+
+
+def check_group_members(engine, ident):
     helpers.wait_for(lambda: engine.resource(ident, 'group', with_attr=False)[
         'physical_resource_id'])
     members = nested_identity(engine, ident)
-    items = {}
     for name in ('one', 'two'):
         item = helpers.wait_for_delivery(engine, members, 'CREATE', name=name,
                                          server_ident=ident)
         inputs = helpers.inputs_of(item)
         assert (inputs['deploy_action'], inputs['deploy_status_aware'],
                 item['group']) == ('CREATE', 'true', 'component')
-        items[name] = item
 
     sd_id = engine.resource(members, 'one', with_attr=False)[
         'physical_resource_id']
@@ -55,4 +62,3 @@ def test_group_members_deliver_and_report_progress(engine):
         engine.signal(members, name, helpers.final_signal(
             deploy_status='COMPLETE'))
     engine.wait(ident, 'CREATE')
-    engine.delete(ident, wait=False)
