@@ -319,11 +319,15 @@ def _told(case):
             s.get('success') and s['how'] == 'told']
 
 
+def _spans(stacks, *marks):
+    """Per pair of consecutive marks, each stack's time between them."""
+    return tuple([s[end] - s[start] for s in stacks]
+                 for start, end in zip(marks, marks[1:]))
+
+
 def _told_parts(case):
     """([SUCCESS -> SIGNAL], [SIGNAL -> COMPLETE]) of ours' told stacks."""
-    told = _told(case)
-    return ([s['signalled'] - s['success'] for s in told],
-            [s['complete'] - s['signalled'] for s in told])
+    return _spans(_told(case), 'success', 'signalled', 'complete')
 
 
 def _delivery_parts(case):
@@ -332,9 +336,8 @@ def _delivery_parts(case):
     Of ours' told stacks whose webhook heat-api-cfn's log shows (results
     from 2026-11-26 on); empty lists for older ones.
     """
-    told = [s for s in _told(case) if s.get('arrived')]
-    return ([s['arrived'] - s['success'] for s in told],
-            [s['signalled'] - s['arrived'] for s in told])
+    return _spans([s for s in _told(case) if s.get('arrived')],
+                  'success', 'arrived', 'signalled')
 
 
 def told_medians(case):
