@@ -89,3 +89,20 @@ def assert_stamped(result):
     for key in ('load_before', 'load_after'):
         assert len(s[key]) == 3 and all(v >= 0 for v in s[key]), s
     assert s['busy'] is True and result['smallest'] is True, result
+
+
+def run_smallest(tmp_path, names):
+    """Run the parts `names` at their smallest size; their results.
+
+    Each stamped, under its own name, and no other; the services' logs
+    stay in tmp_path/w.
+    """
+    results = tmp_path / 'results'
+    run_sh('--part', *names, '--smallest', '--busy',
+           '--results-dir', str(results), '--workdir', str(tmp_path / 'w'))
+    found = read_results(results)
+    assert sorted(found) == sorted(names), found
+    for name, result in found.items():
+        assert result['part'] == name
+        assert_stamped(result)
+    return found
