@@ -17,8 +17,14 @@ the part's own work (its engine, MariaDB, Mistral), so what says that
 something else ran meanwhile is `foreign_cores`: the machine's busy CPU
 time (/proc/stat) less the CPU time of this process and its descendants,
 live or reaped, per second of the part. Over FOREIGN_MAX the result is
-marked busy.
+marked busy. A cloud's workers outlive their master when it stops first
+(Keystone's gunicorn, heat-engine's): this process adopts such orphans
+(a child subreaper), so their CPU stays in its count instead of leaving
+with init.
 """
+
+import ctypes
+import ctypes.util
 
 import os
 import platform
@@ -36,6 +42,7 @@ FOREIGN_MAX = 0.25
 # /proc/stat's cpu line: user nice system idle iowait irq softirq steal.
 BUSY_FIELDS = (0, 1, 2, 5, 6, 7)
 TICK = os.sysconf('SC_CLK_TCK')
+PR_SET_CHILD_SUBREAPER = 36
 
 
 def git(*args):
@@ -58,8 +65,32 @@ def heat_version():
     return importlib.metadata.version('openstack-heat')
 
 
+def adopt_orphans():
+    """Make this process the reaper of its descendants' orphans.
+
+    False where the kernel cannot (not Linux): orphans then go to init.
+    """
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library('c'), use_errno=True)
+        return libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
+    except (OSError, AttributeError):
+        return False
+
+
+def reap_adopted():
+    """Reap the adopted orphans that ended (zombies, no longer counted)."""
+    me = os.getpid()
+    for pid, (ppid, _seconds) in _proc_stats(state='Z').items():
+        if ppid == me:
+            try:
+                os.waitpid(pid, os.WNOHANG)
+            except ChildProcessError:
+                pass  # its Popen reaped it meanwhile
+
+
 def begin(busy):
     """The stamp of a part about to run (load average before it)."""
+    adopted = adopt_orphans()
     return {
         'commit': git('rev-parse', 'HEAD'),
         'clean_tree': git('status', '--porcelain', '--untracked-files=no')
@@ -71,6 +102,7 @@ def begin(busy):
                     'python': platform.python_version()},
         'load_before': list(os.getloadavg()),
         'busy': busy,
+        'orphans_adopted': adopted,
         'started': time.monotonic(),
         'cpu_started': cpu_snapshot(),
     }
@@ -84,6 +116,7 @@ def end(stamp):
     stamp['minutes'] = round(wall / 60, 1)
     stamp['foreign_cores'] = foreign_cores(
         stamp.pop('cpu_started'), cpu_snapshot(), wall)
+    reap_adopted()
     return stamp
 
 
@@ -95,8 +128,12 @@ def machine_busy_seconds():
                if i < len(fields)) / TICK
 
 
-def _proc_stats():
-    """{pid: (ppid, own + reaped children's CPU seconds)} of live processes."""
+def _proc_stats(state=None):
+    """{pid: (ppid, own + reaped children's CPU seconds)} of processes.
+
+    Zombies too (their CPU stays readable until reaped); only those in
+    `state` (e.g. 'Z') if given.
+    """
     stats = {}
     for name in os.listdir('/proc'):
         if not name.isdigit():
@@ -107,6 +144,8 @@ def _proc_stats():
                 rest = f.read().rsplit(')', 1)[1].split()
         except (OSError, IndexError):
             continue  # gone meanwhile
+        if state is not None and rest[0] != state:
+            continue
         stats[int(name)] = (int(rest[1]),
                             sum(int(v) for v in rest[11:15]) / TICK)
     return stats

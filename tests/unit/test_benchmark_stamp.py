@@ -15,6 +15,7 @@ The load average after a part is mostly the part's own engine; what the
 stamp judges is the CPU time of processes outside the part's own tree.
 """
 
+import json
 import subprocess
 import sys
 
@@ -77,3 +78,36 @@ def test_a_child_s_cpu_is_counted_as_ours():
         child.wait()
     # Reaped: counted by os.times() instead, not lost.
     assert stamp.cpu_snapshot()['ours'] - before['ours'] >= deadline_cpu
+
+
+ORPHAN_RUN = r'''
+import json, os, subprocess, sys, time
+from benchmarks import stamp
+began = stamp.begin(False)
+before = stamp.cpu_snapshot()
+done = sys.argv[1]
+# The child starts a grandchild that burns 1 s of CPU, and exits first.
+subprocess.run([sys.executable, '-c',
+    'import subprocess, sys\n'
+    'subprocess.Popen([sys.executable, "-c", "import time\\n"\n'
+    '    "end = time.process_time() + 1\\n"\n'
+    '    "while time.process_time() < end: pass\\n"\n'
+    '    "open(%r, \'w\').close()"])' % done], check=True)
+while not os.path.exists(done):
+    time.sleep(0.05)
+time.sleep(0.3)  # it exits after writing the file
+after = stamp.cpu_snapshot()
+print(json.dumps({'ours': after['ours'] - before['ours'],
+                  'stamp': stamp.end(began)}))
+'''
+
+
+def test_an_orphan_s_cpu_stays_ours(tmp_path):
+    # A cloud's workers outlive their master; without the subreaper their
+    # CPU left with init and the part was marked busy by its own work.
+    proc = subprocess.run(
+        [sys.executable, '-c', ORPHAN_RUN, str(tmp_path / 'done')],
+        capture_output=True, text=True, check=True, cwd=stamp.ROOT)
+    result = json.loads(proc.stdout)
+    assert result['stamp']['orphans_adopted']
+    assert result['ours'] >= 0.9
