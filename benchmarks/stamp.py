@@ -36,6 +36,9 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # copy of it and say where it is.
 GIT_ROOT = os.environ.get('HLP_SOURCE_ROOT') or ROOT
 MAX_LOAD = 0.7
+# The parts' own results: a part run after another in one run finds the
+# first one's result written, which leaves the tree as clean as it was.
+RESULTS = 'benchmarks/results'
 # Kernel threads doing the part's disk writes count as foreign: a quiet
 # run measures 0.0-0.1 cores of them.
 FOREIGN_MAX = 0.25
@@ -45,11 +48,17 @@ TICK = os.sysconf('SC_CLK_TCK')
 PR_SET_CHILD_SUBREAPER = 36
 
 
-def git(*args):
+def git(*args, cwd=None):
     """git's output in the checkout, stripped ('' when git fails)."""
-    proc = subprocess.run(['git'] + list(args), cwd=GIT_ROOT, text=True,
-                          capture_output=True)
+    proc = subprocess.run(['git'] + list(args), cwd=cwd or GIT_ROOT,
+                          text=True, capture_output=True)
     return proc.stdout.strip() if proc.returncode == 0 else ''
+
+
+def tree_clean(root=None):
+    """No uncommitted change to tracked files but the parts' results."""
+    return git('status', '--porcelain', '--untracked-files=no', '--', '.',
+               ':(exclude)%s' % RESULTS, cwd=root) == ''
 
 
 def memory_bytes():
@@ -93,8 +102,7 @@ def begin(busy):
     adopted = adopt_orphans()
     return {
         'commit': git('rev-parse', 'HEAD'),
-        'clean_tree': git('status', '--porcelain', '--untracked-files=no')
-        == '',
+        'clean_tree': tree_clean(),
         'heat': heat_version(),
         'date': time.strftime('%Y-%m-%dT%H:%M:%SZ', time.gmtime()),
         'machine': {'cores': os.cpu_count(), 'memory_bytes': memory_bytes(),
@@ -190,15 +198,17 @@ def too_busy(max_load=MAX_LOAD):
 def measured_busy(stamp, max_load=MAX_LOAD):
     """Whether a part ran on a busy machine.
 
-    Told so, a load average over max_load before it, or other processes'
-    CPU over FOREIGN_MAX while it ran; a result from before that measure
-    is judged by its load average after, as it was then.
+    Told so, or other processes' CPU over FOREIGN_MAX while it ran. The
+    load average before it is the previous part's own work when parts run
+    one after another, so it judges only results from before the CPU
+    measure (with the load average after, as they were judged then).
     """
-    if stamp.get('busy') or stamp['load_before'][0] > max_load:
+    if stamp.get('busy'):
         return True
     if 'foreign_cores' in stamp:
         return stamp['foreign_cores'] > FOREIGN_MAX
-    return stamp.get('load_after', [0])[0] > max_load
+    return (stamp['load_before'][0] > max_load or
+            stamp.get('load_after', [0])[0] > max_load)
 
 
 def stale(stamp, paths):

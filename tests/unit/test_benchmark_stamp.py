@@ -33,15 +33,42 @@ def test_others_cpu_while_it_ran_makes_it_busy():
     assert stamp.measured_busy(dict(QUIET, foreign_cores=0.6))
 
 
-def test_told_busy_or_busy_before_stays_busy():
+def test_told_busy_stays_busy():
     assert stamp.measured_busy(dict(QUIET, foreign_cores=0.0, busy=True))
-    assert stamp.measured_busy(dict(QUIET, foreign_cores=0.0,
-                                    load_before=[0.9, 0.5, 0.5]))
+
+
+def test_the_previous_part_s_load_before_does_not_make_it_busy():
+    # Parts run one after another: the load before the second is the
+    # first's own; the first refused a busy machine (too_busy).
+    assert not stamp.measured_busy(dict(QUIET, foreign_cores=0.03,
+                                        load_before=[2.7, 3.6, 3.1]))
 
 
 def test_a_result_from_before_the_measure_is_judged_as_then():
     assert stamp.measured_busy(dict(QUIET))
+    assert stamp.measured_busy(dict(QUIET, load_before=[0.9, 0.5, 0.5],
+                                    load_after=[0.5, 0.4, 0.3]))
     assert not stamp.measured_busy(dict(QUIET, load_after=[0.5, 0.4, 0.3]))
+
+
+def test_a_result_written_before_does_not_dirty_the_tree(tmp_path):
+    # The first part's result file, modified: the second part's tree is
+    # still clean; any other change is not.
+    def clean(changed):
+        repo = tmp_path / changed.replace('/', '-')
+        subprocess.run(['git', 'init', '-q', str(repo)], check=True)
+        for name in ('benchmarks/results/x.json', 'benchmarks/stamp.py'):
+            path = repo / name
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text('0')
+        git = ['git', '-C', str(repo), '-c', 'user.name=t',
+               '-c', 'user.email=t@t']
+        subprocess.run(git + ['add', '.'], check=True)
+        subprocess.run(git + ['commit', '-qm', 'x'], check=True)
+        (repo / changed).write_text('1')
+        return stamp.tree_clean(str(repo))
+    assert clean('benchmarks/results/x.json')
+    assert not clean('benchmarks/stamp.py')
 
 
 def test_the_tree_counts_every_live_descendant_once():
