@@ -22,6 +22,7 @@ import glob
 import json
 import os
 
+from benchmarks import headline
 from benchmarks import parts
 from benchmarks import ratios
 from benchmarks import report
@@ -199,10 +200,14 @@ def merge_report(results_dir, readme):
     path = report.write(results_dir, sections)
     said = ['%d of %d parts measured; report: %s' % (
         len(results), len(parts.PARTS), path)]
+    tables = []
     if measured.get('chain'):
         rows = measured['chain']
         report.plot(rows, os.path.join(results_dir, 'chain.png'))
-        rst = report.headline_rst(rows)
+        tables.append(report.headline_rst(rows))
+    tables.append(headline.rst(results))
+    rst = '\n\n'.join(t for t in tables if t)
+    if rst:
         with open(os.path.join(results_dir, 'headline.rst'), 'w') as f:
             f.write(rst + '\n')
         said.append('README headline: %s' % (

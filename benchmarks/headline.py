@@ -1,0 +1,83 @@
+# Licensed under the Apache License, Version 2.0 (the "License"); you may
+# not use this file except in compliance with the License. You may obtain
+# a copy of the License at
+#
+#      http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+# WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+# License for the specific language governing permissions and limitations
+# under the License.
+"""README's headline rows of the ExternalResource parts: one per case.
+
+Every workflow length the parts ran (2 s, 50 stacks of 60 s, 600 s) and
+the lost notification, each with ours' SUCCESS -> COMPLETE (its told
+stacks; the fallback's for the lost notification), in-tree's, and both
+types' Mistral calls per stack.
+"""
+
+import collections
+import statistics
+
+from benchmarks import external
+from benchmarks import report
+
+PARTS = ('external-short', 'external-600')
+HEADER = ['workflow', 'stacks', 'ours (s)', 'in-tree (s)', 'ours ended',
+          'Mistral calls: ours', 'in-tree', 'ours/in-tree']
+LABELS = {'short': '%(seconds)g s',
+          'batch': '%(stacks)d at once, %(seconds)g s',
+          'lost': 'notice lost, %(seconds)g s',
+          'long': '%(seconds)g s'}
+
+
+def _median(values):
+    return statistics.median(values) if values else None
+
+
+def _calls(case, kind):
+    return _median([s['calls'] for s in external.of_kind(case, kind)])
+
+
+def _ended(case):
+    """How ours' stacks ended, e.g. 'fallback 12, told 38'."""
+    counts = collections.Counter(
+        s['how'] for s in external.of_kind(case, external.OURS))
+    return ', '.join('%s %d' % kv for kv in sorted(counts.items()))
+
+
+def case_row(name, case):
+    """One headline row of a case of an external part's result."""
+    how = 'fallback' if name == external.LOST else 'told'
+    calls = external.calls_ratio(case)
+    return (
+        LABELS[name] % case,
+        len(external.of_kind(case, external.OURS)),
+        report.fmt(_median(external.latencies(case, external.OURS, how))),
+        report.fmt(_median(external.latencies(case, external.INTREE))),
+        _ended(case),
+        report.fmt(_calls(case, external.OURS), 0),
+        report.fmt(_calls(case, external.INTREE), 0),
+        report.fmt(calls and calls['median'], 2, 'x'))
+
+
+def rows(results):
+    """The rows of every case measured, in the report's order."""
+    found = []
+    for part in PARTS:
+        cases = results.get(part, {}).get('data', {}).get('cases', {})
+        found += [case_row(name, cases[name]) for name in external.CASES
+                  if name in cases]
+    return found
+
+
+def rst(results):
+    """The headline's ExternalResource table, or '' if none measured."""
+    found = rows(results)
+    if not found:
+        return ''
+    return ('ExternalResource on the loopback cloud, ours told by Mistral '
+            '(a lost notification: caught by the fallback poll); SUCCESS '
+            '-> COMPLETE medians, Mistral calls per stack:\n\n' +
+            report.rst_table(HEADER, found))

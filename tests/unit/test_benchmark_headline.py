@@ -1,0 +1,64 @@
+# Licensed under the Apache License, Version 2.0 (the "License"); you may
+# not use this file except in compliance with the License. You may obtain
+# a copy of the License at
+#
+#      http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+# WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+# License for the specific language governing permissions and limitations
+# under the License.
+"""README's headline shows every ExternalResource workflow length.
+
+A row per case of the external parts: ours' told latency (the fallback's
+for a lost notice), in-tree's, how ours ended, and the calls per stack.
+"""
+
+from benchmarks import headline
+from benchmarks import merge
+
+
+def sample(kind, how, latency, calls, round_=0):
+    return {'kind': kind, 'how': how, 'status': 'COMPLETE',
+            'latency': latency, 'calls': calls, 'round': round_}
+
+
+def case(seconds, stacks, samples):
+    return {'seconds': seconds, 'stacks': stacks, 'rounds': 1,
+            'windows': [], 'samples': samples}
+
+
+RESULTS = {
+    'external-short': {'data': {'cases': {
+        'batch': case(60, 2, [sample('ours', 'told', 0.8, 6),
+                              sample('ours', 'fallback', 30.0, 8),
+                              sample('in-tree', None, 0.7, 50),
+                              sample('in-tree', None, 0.6, 52)]),
+        'lost': case(20, 1, [sample('ours', 'fallback', 9.7, 4),
+                             sample('in-tree', None, 0.9, 24)])}}},
+    'external-600': {'data': {'cases': {
+        'long': case(600, 1, [sample('ours', 'told', 1.1, 23),
+                              sample('in-tree', None, 0.5, 574)])}}},
+}
+
+
+def test_each_workflow_length_has_its_row_with_calls():
+    rows = {r[0]: r for r in headline.rows(RESULTS)}
+    assert sorted(rows) == ['2 at once, 60 s', '600 s', 'notice lost, 20 s']
+    # Ours' told stacks only: the fallback's 30 s is not its latency.
+    assert rows['2 at once, 60 s'][2:] == (
+        '0.80', '0.65', 'fallback 1, told 1', '7', '51', '0.14x')
+    assert rows['notice lost, 20 s'][2] == '9.70'
+    assert rows['600 s'][5:] == ('23', '574', '0.04x')
+
+
+def test_the_readme_headline_gets_the_table(tmp_path):
+    readme = tmp_path / 'README.rst'
+    readme.write_text('x\n\n%s\nstale headline\n%s\n' % (
+        merge.HEADLINE_START, merge.HEADLINE_END))
+    assert merge.write_headline(str(readme),
+                                headline.rst(RESULTS))
+    text = readme.read_text()
+    assert 'stale headline' not in text and 'notice lost, 20 s' in text
+    assert headline.rst({}) == ''
