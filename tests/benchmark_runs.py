@@ -12,7 +12,7 @@
 """Running benchmarks/run.sh from a test, and reading what it wrote.
 
 Shared by the smoke tests of the in-process parts (tests/functional) and
-of the parts that need RabbitMQ or the loopback cloud (tests/e2e).
+of the parts that need RabbitMQ or the loopback cloud (tests/bench).
 """
 
 import glob

@@ -17,7 +17,7 @@ stops them by PID; then --report merges the stamped results, and --list
 and the refusal of a busy machine. No timing is asserted: the numbers are
 the benchmark's business, not the test suite's. The parts that need
 RabbitMQ or the loopback cloud (engines, scale, external) are smoked in
-tests/e2e, whose hosts have RabbitMQ; feedback is not run.
+tests/bench, on the hosts with RabbitMQ; feedback is not run.
 On the oldest (eventlet) and the newest series only: the benchmarks
 differ between series only in the engine's threading, which those two
 cover, and each run costs minutes of CI on every series.

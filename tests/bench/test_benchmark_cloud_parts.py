@@ -14,12 +14,15 @@
 engines (two heat-engine processes), scale, and the external parts on the
 loopback cloud (Keystone, Mistral, heat-api-cfn), each at its smallest
 size (benchmarks/run.sh --smallest --busy), in a subprocess that starts
-and stops its own services. Here, not in tests/functional: the e2e hosts
-have RabbitMQ, the Debian roots that run functional do not. The e2e
-series are the oldest (eventlet) and the newest, as the other smokes'.
-No timing is asserted.
+and stops its own services. A tier of its own (bench), not in
+tests/functional: it needs RabbitMQ, which the e2e hosts have and the
+Debian roots that run functional do not; and not in tests/e2e, so that
+it runs beside that tier's job instead of lengthening it. On the e2e
+series, the oldest (eventlet) and the newest. No timing is asserted.
 """
 
+from benchmarks.merge import HEADLINE_END
+from benchmarks.merge import HEADLINE_START
 from tests.benchmark_runs import read_results
 from tests.benchmark_runs import run_sh
 from tests.benchmark_runs import run_smallest
@@ -84,8 +87,14 @@ def test_external_parts_on_the_loopback_cloud(tmp_path):
                          ('told', 'fallback'))
     window = short['short']['windows'][0]
     assert window['kinds'] in (['ours'], ['in-tree']), window
+    readme = tmp_path / 'README.rst'
+    readme.write_text('%s\n%s\n' % (HEADLINE_START, HEADLINE_END))
     out = run_sh('--report', '--results-dir', str(results),
-                 '--readme', str(tmp_path / 'README.rst'))
+                 '--readme', str(readme))
+    # README's headline: a row per workflow length, with its calls.
+    lines = readme.read_text().splitlines()
+    for label in ('2 s ', '2 at once, 3 s ', 'notice lost, 6 s ', '4 s '):
+        assert any(line.startswith(label) for line in lines), lines
     report = (results / 'results.md').read_text()
     for name in EXTERNAL_PARTS:
         assert '## ExternalResource (%s)' % name in report, out + report
