@@ -381,9 +381,9 @@ def markdown(data):
         'Heat\'s database (every %d ms; Heat keeps whole seconds). Engine '
         'threads in use: threads of the engine workers not waiting on a '
         'futex (/proc/<pid>/task/*/wchan, every %g s; idle pool threads wait '
-        'on one), above the least count in the 2 s before the window, from '
-        'the last '
-        'execution\'s start to the first SUCCESS.' % (
+        'on one), above the least count in the 2 s before the window, while '
+        'the most executions ran at once (from the last start to the first '
+        'SUCCESS when all start before any ends).' % (
             data['engine'], data['fallback_period'],
             data['event_poll'] * 1000, data['thread_every']), '']
     for name in CASES:
