@@ -318,6 +318,31 @@ def build_order(jobs, e2e_series):
     return keys
 
 
+class ReadyJobs(object):
+    """The jobs whose venv is ready; a free lane takes the longest tier's.
+
+    A pool runs its tasks first in, first out: a venv ready early (2025.1
+    with e2e, fault, bench) would fill every lane with its own jobs while
+    a longer one (2026.2's e2e) waits behind its shortest. Each submitted
+    task instead runs the ready job that comes first in TIER_ORDER.
+    """
+
+    def __init__(self):
+        self.lock = threading.Lock()
+        self.jobs = []
+
+    def add(self, job, venv, extra_args):
+        with self.lock:
+            self.jobs.append((TIER_ORDER.index(job.tier), len(self.jobs),
+                              job, venv, extra_args))
+
+    def take(self):
+        with self.lock:
+            best = min(self.jobs, key=lambda entry: entry[:2])
+            self.jobs.remove(best)
+            return best[2:]
+
+
 def run_jobs(args, jobs, e2e_series, dist):
     """Run the jobs; the venv keys (suite, series) that failed to build.
 
@@ -326,8 +351,18 @@ def run_jobs(args, jobs, e2e_series, dist):
     """
     lock = threading.Lock()
     pool = concurrent.futures.ThreadPoolExecutor(args.jobs)
-    running = [pool.submit(run_job, job, None, args.results, lock, [])
-               for job in jobs if job.venv_series is None]
+    ready = ReadyJobs()
+
+    def run_next():
+        job, venv, extra_args = ready.take()
+        run_job(job, venv, args.results, lock, extra_args)
+
+    def queue(job, venv, extra_args):
+        ready.add(job, venv, extra_args)
+        return pool.submit(run_next)
+
+    running = [queue(job, None, []) for job in jobs
+               if job.venv_series is None]
 
     def build_then_queue(key):
         # Each venv's jobs start as soon as it is ready.
@@ -341,9 +376,8 @@ def run_jobs(args, jobs, e2e_series, dist):
         for job in jobs:
             if job.venv_key == key:
                 with lock:
-                    running.append(pool.submit(
-                        run_job, job, venv, args.results, lock,
-                        [] if TIERS[job.tier].command
+                    running.append(queue(
+                        job, venv, [] if TIERS[job.tier].command
                         else args.pytest_args))
         return None
 
