@@ -70,7 +70,7 @@ TIERS = {
     'functional': Tier(['tests/functional'], 'all', None, True),
     'e2e': Tier(['tests/e2e'], 'e2e', None, True),
     'fault': Tier(['tests/fault'], 'e2e', None, True),
-    'bench': Tier(['tests/bench'], 'e2e', None, True),
+    'bench': Tier(['tests/bench'], 'newest', None, True),
     'dist': Tier(['tests/dist'], 'newest', None, True),
     'fuzz': Tier(['tests/fuzz'], 'newest', None, True),
     'lint': Tier(None, ONCE, ['bash', 'tools/lint.sh'], False),
