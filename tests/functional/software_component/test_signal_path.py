@@ -33,7 +33,9 @@ from tests.functional.software_component.test_signals import state
 
 # Heat 25.0-27.0 refuse a stack's 1001st thread.
 THREAD_BUDGET = 1000
-ACTIONS = 20
+# 1250 signals, past the budget: the test suite's bounded run; the
+# benchmark's signals-ours part sends 5000 (20 actions).
+ACTIONS = 5
 SIGNALS_PER_ACTION = 250  # 249 progress + 1 final
 SENDERS = 4
 
@@ -102,10 +104,10 @@ def wait_in_progress(engine, ident, action, previous=None, timeout=60):
 @pytest.mark.skipif(
     releases.series_of(heat_internals.heat_version()).name not in (
         releases.SERIES[0].name, releases.SERIES[-1].name),
-    reason='the 5000-signal load runs on the oldest and newest series only '
+    reason='the signal load runs on the oldest and newest series only '
            '(eventlet and native threads, the two engine models)')
-def test_5000_signals_to_one_stack_are_all_handled(engine):
-    """One engine worker, one stack, 20 actions of 250 signals each.
+def test_signals_past_the_thread_budget_are_all_handled(engine):
+    """One engine worker, one stack, 5 actions of 250 signals each.
 
     Without the remedy option: the engine's own budget holds because our
     signals do not spend it (the in-tree type fails at about 1000:
@@ -141,7 +143,7 @@ def test_5000_signals_to_one_stack_are_all_handled(engine):
         assert len([r for r in reasons if 'in progress: ' + tag in r]) == (
             SIGNALS_PER_ACTION - 1)
         assert reasons[-1] == 'Signal: deployment %s succeeded' % sd['id']
-    assert sent >= 5000
+    assert sent > THREAD_BUDGET
     assert stack_threads(engine, ident) < THREAD_BUDGET / 4
     # The stack still takes actions: the budget was never near its end.
     engine.delete(ident)
