@@ -329,18 +329,18 @@ class ReadyJobs(object):
 
     def __init__(self):
         self.lock = threading.Lock()
-        self.jobs = []
+        self.jobs = []  # in the order added: min() keeps it within a tier
 
     def add(self, job, venv, extra_args):
         with self.lock:
-            self.jobs.append((TIER_ORDER.index(job.tier), len(self.jobs),
-                              job, venv, extra_args))
+            self.jobs.append((job, venv, extra_args))
 
     def take(self):
         with self.lock:
-            best = min(self.jobs, key=lambda entry: entry[:2])
+            best = min(self.jobs,
+                       key=lambda entry: TIER_ORDER.index(entry[0].tier))
             self.jobs.remove(best)
-            return best[2:]
+            return best
 
 
 def run_jobs(args, jobs, e2e_series, dist):

@@ -27,3 +27,14 @@ def test_a_free_lane_takes_the_longest_tier_first():
     taken = [ready.take()[0].name for _ in range(6)]
     assert taken == ['2025.1-e2e', '2026.2-e2e', '2025.1-fault',
                      '2025.1-bench', '2026.2-bench', '2026.2-unit']
+
+
+def test_jobs_of_one_tier_keep_their_order_after_takes():
+    # Within a tier, first added first taken, also after a take.
+    ready = matrix.ReadyJobs()
+    ready.add(matrix.Job('2025.1', 'unit'), None, [])
+    ready.add(matrix.Job('2025.2', 'unit'), None, [])
+    assert ready.take()[0].name == '2025.1-unit'
+    ready.add(matrix.Job('2026.1', 'unit'), None, [])
+    assert [ready.take()[0].name for _ in range(2)] == [
+        '2025.2-unit', '2026.1-unit']
