@@ -17,10 +17,8 @@ stacks; the fallback's for the lost notification), in-tree's, and both
 types' Mistral calls per stack.
 """
 
-import collections
-import statistics
-
 from benchmarks import external
+from benchmarks import harness
 from benchmarks import report
 
 PARTS = ('external-short', 'external-600')
@@ -32,19 +30,8 @@ LABELS = {'short': '%(seconds)g s',
           'long': '%(seconds)g s'}
 
 
-def _median(values):
-    return statistics.median(values) if values else None
-
-
 def _calls(case, kind):
-    return _median([s['calls'] for s in external.of_kind(case, kind)])
-
-
-def _ended(case):
-    """How ours' stacks ended, e.g. 'fallback 12, told 38'."""
-    counts = collections.Counter(
-        s['how'] for s in external.of_kind(case, external.OURS))
-    return ', '.join('%s %d' % kv for kv in sorted(counts.items()))
+    return harness.median([s['calls'] for s in external.of_kind(case, kind)])
 
 
 def case_row(name, case):
@@ -54,9 +41,11 @@ def case_row(name, case):
     return (
         LABELS[name] % case,
         len(external.of_kind(case, external.OURS)),
-        report.fmt(_median(external.latencies(case, external.OURS, how))),
-        report.fmt(_median(external.latencies(case, external.INTREE))),
-        _ended(case),
+        report.fmt(harness.median(
+            external.latencies(case, external.OURS, how))),
+        report.fmt(harness.median(external.latencies(case, external.INTREE))),
+        # The report's own count (e.g. 'fallback 12, told 38').
+        external._how(external.of_kind(case, external.OURS)),
         report.fmt(_calls(case, external.OURS), 0),
         report.fmt(_calls(case, external.INTREE), 0),
         report.fmt(calls and calls['median'], 2, 'x'))
