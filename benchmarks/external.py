@@ -382,8 +382,8 @@ def markdown(data):
         'threads in use: threads of the engine workers not waiting on a '
         'futex (/proc/<pid>/task/*/wchan, every %g s; idle pool threads wait '
         'on one), above the least count in the 2 s before the window, while '
-        'the most executions ran at once (from the last start to the first '
-        'SUCCESS when all start before any ends).' % (
+        'at least half of the most executions that ran at once were running '
+        '(from half a second into each such stretch).' % (
             data['engine'], data['fallback_period'],
             data['event_poll'] * 1000, data['thread_every']), '']
     for name in CASES:

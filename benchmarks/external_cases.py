@@ -198,7 +198,7 @@ class Window(object):
 
     def _at_once(self, executions):
         """The most executions that ran at one time."""
-        busiest = most_at_once(self._spans(executions))
+        busiest = busy_stretches(self._spans(executions))
         return busiest[0] if busiest else 0
 
     def _figures(self, s, execution, calls):
@@ -219,25 +219,30 @@ class Window(object):
                  calls_by=dict(calls), fetches=log.fetches[execution])
 
     def _threads(self, executions):
-        """Engine threads in use while the most executions ran at once.
+        """Engine threads in use while at least half the most ran at once.
 
-        From half a second after the first time the most ran to the first
-        end among them: every execution when all start before any ends;
-        else (50 creates outlasting a 60 s workflow) the busiest stretch.
-        In use (not on a futex) above the idle baseline.
+        Every execution when all start before any ends; else (50 creates
+        outlast a 60 s workflow, and the most ran together for under a
+        second) the stretches where half of that many or more ran. Each
+        from half a second after it began; in use (not on a futex) above
+        the idle baseline.
         """
-        busiest = most_at_once(self._spans(executions))
+        busiest = busy_stretches(self._spans(executions))
         if not busiest or self.baseline is None:
             return None
-        _count, start, end = busiest
-        start += 0.5
-        in_use = [n - self.baseline
-                  for n in self.env.threads.between(start, end)]
+        most, stretches = busiest
+
+        def sampled(column):
+            return [n for start, end in stretches
+                    for n in self.env.threads.between(start + 0.5, end,
+                                                      column)]
+        in_use = [n - self.baseline for n in sampled(2)]
         return {'baseline': self.baseline, 'samples': len(in_use),
-                'median': harness.median(in_use) if in_use else None,
+                'at_least': (most + 1) // 2,
+                'seconds': round(sum(b - a for a, b in stretches), 1),
+                'median': harness.median(in_use),
                 'peak': max(in_use) if in_use else None,
-                'all_threads': harness.median(
-                    self.env.threads.between(start, end, column=1))}
+                'all_threads': harness.median(sampled(1))}
 
     def delete(self):
         for s in self.stacks:
@@ -287,17 +292,31 @@ def lose_notifications(window, timeout):
     return {'cfn_stopped': stopped, 'cfn_started': time.time()}
 
 
-def most_at_once(spans):
-    """(count, from, until) of the first time the most spans overlap.
+def busy_stretches(spans):
+    """(most at once, [(from, until)] where at least half that many ran).
 
-    spans: (start, end) sorted by start; None if there are none.
+    spans: (start, end) of each execution; None if there are none.
     """
-    best = None
-    for t, _end in spans:
-        running = [b for a, b in spans if a <= t < b]
-        if running and (best is None or len(running) > best[0]):
-            best = (len(running), t, min(running))
-    return best
+    # At the same time, an end before a start: touching spans never
+    # overlap.
+    events = sorted([(a, 1) for a, _b in spans] +
+                    [(b, -1) for _a, b in spans])
+    most = running = 0
+    for _t, step in events:
+        running += step
+        most = max(most, running)
+    if not most:
+        return None
+    need, running, since, found = (most + 1) // 2, 0, None, []
+    for t, step in events:
+        running += step
+        if running >= need and since is None:
+            since = t
+        elif running < need and since is not None:
+            if t > since:
+                found.append((since, t))
+            since = None
+    return most, found
 
 
 def phase(seconds, n):
