@@ -12,8 +12,8 @@
 """--report: the newest result of every part, merged into one report.
 
 Writes RESULTS_DIR/results.md (the parts' origin, the targets, every
-table), chain.png and headline.rst, and README's headline between its
-markers (HEADLINE_START, HEADLINE_END) when the README has them. A part
+table), chain.png and headline.rst, and README's headline of the series
+between its markers (markers(series)) when the README has them. A part
 whose commit predates the last change to the files it measures is marked
 stale; a part measured busy or at its smallest size is marked too.
 """
@@ -29,8 +29,11 @@ from benchmarks import report
 from benchmarks import stamp
 from benchmarks import targets
 
-HEADLINE_START = '.. benchmark-headline-start'
-HEADLINE_END = '.. benchmark-headline-end'
+
+def markers(series):
+    """README's markers around one series' headline."""
+    return ('.. benchmark-headline-%s-start' % series,
+            '.. benchmark-headline-%s-end' % series)
 
 
 def newest_results(results_dir):
@@ -172,24 +175,37 @@ def sections_of(measured, results):
     return found
 
 
-def write_headline(readme, rst):
-    """README's headline between the markers; False if it has none."""
+def write_headline(readme, rst, series):
+    """The series' headline between its markers; False if none."""
+    start, end = markers(series)
     try:
         with open(readme) as f:
             text = f.read()
     except OSError:
         return False
-    if HEADLINE_START not in text or HEADLINE_END not in text:
+    if start not in text or end not in text:
         return False
-    head, rest = text.split(HEADLINE_START, 1)
-    _old, tail = rest.split(HEADLINE_END, 1)
+    head, rest = text.split(start, 1)
+    _old, tail = rest.split(end, 1)
     with open(readme, 'w') as f:
-        f.write('%s%s\n\n%s\n\n%s%s' % (head, HEADLINE_START, rst.strip(),
-                                        HEADLINE_END, tail))
+        f.write('%s%s\n\n%s\n\n%s%s' % (head, start, rst.strip(), end,
+                                        tail))
     return True
 
 
-def merge_report(results_dir, readme):
+def origin_line(series, results):
+    """Where a series' headline comes from: Heat, commits, dates."""
+    stamps = [r['stamp'] for r in results.values()]
+    named = ['%s (%s)' % (name, ', '.join(marks(r))) if marks(r) else name
+             for name, r in sorted(results.items())]
+    return 'Heat %s (%s), parts %s; commits %s; measured %s.' % (
+        series, ', '.join(sorted({s['heat'] for s in stamps})),
+        ', '.join(named),
+        ', '.join(sorted({s['commit'][:10] for s in stamps})),
+        ', '.join(sorted({s['date'][:10] for s in stamps})))
+
+
+def merge_report(results_dir, readme, series):
     """Merge, write; what was written (a few lines to print)."""
     results = newest_results(results_dir)
     measured = measured_of(results)
@@ -208,10 +224,11 @@ def merge_report(results_dir, readme):
     tables.append(headline.rst(results))
     rst = '\n\n'.join(t for t in tables if t)
     if rst:
+        rst = origin_line(series, results) + '\n\n' + rst
         with open(os.path.join(results_dir, 'headline.rst'), 'w') as f:
             f.write(rst + '\n')
         said.append('README headline: %s' % (
-            'written' if write_headline(readme, rst) else
+            'written' if write_headline(readme, rst, series) else
             'no %s/%s markers in %s, left as it is' % (
-                HEADLINE_START, HEADLINE_END, readme)))
+                markers(series) + (readme,))))
     return '\n'.join(said)

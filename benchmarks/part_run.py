@@ -163,7 +163,7 @@ def run(argv=None):
         return 0
     if args.report:
         from benchmarks import merge
-        _log(merge.merge_report(args.results_dir, args.readme))
+        _log(merge.merge_report(args.results_dir, args.readme, series))
         return 0
     load = stamp.too_busy(args.max_load)
     if load is not None and not args.busy:

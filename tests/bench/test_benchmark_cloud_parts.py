@@ -23,13 +23,15 @@ engines and scale, 311 s external), and the benchmark's own runs
 measure 2025.1 (eventlet). No timing is asserted.
 """
 
-from benchmarks.merge import HEADLINE_END
-from benchmarks.merge import HEADLINE_START
+from benchmarks.merge import markers
+from heat_lifecycle_plugins import heat_internals
+from heat_lifecycle_plugins import releases
 from tests.benchmark_runs import read_results
 from tests.benchmark_runs import run_sh
 from tests.benchmark_runs import run_smallest
 
 EXTERNAL_PARTS = ('external-short', 'external-600')
+SERIES = releases.series_of(heat_internals.heat_version()).name
 
 
 def test_engines_and_scale_parts_check_what_they_claim(tmp_path):
@@ -90,7 +92,7 @@ def test_external_parts_on_the_loopback_cloud(tmp_path):
     window = short['short']['windows'][0]
     assert window['kinds'] in (['ours'], ['in-tree']), window
     readme = tmp_path / 'README.rst'
-    readme.write_text('%s\n%s\n' % (HEADLINE_START, HEADLINE_END))
+    readme.write_text('%s\n%s\n' % markers(SERIES))
     out = run_sh('--report', '--results-dir', str(results),
                  '--readme', str(readme))
     # README's headline: a row per workflow length, with its calls.

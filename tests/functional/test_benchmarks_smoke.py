@@ -31,6 +31,7 @@ import sys
 
 import pytest
 
+from benchmarks import merge
 from heat_lifecycle_plugins import heat_internals
 from heat_lifecycle_plugins import releases
 from tests.benchmark_runs import assert_stamped
@@ -77,13 +78,14 @@ def test_engine_parts_write_stamped_results_and_report(tmp_path):
         'rev-list', '--max-parents=0', 'HEAD').split()[0])
     (results / 'chain-large-sequential.json').write_text(json.dumps(old))
     readme = tmp_path / 'README.rst'
-    readme.write_text('Top\n\n.. benchmark-headline-start\n\nold\n\n'
-                      '.. benchmark-headline-end\n\nBottom\n')
+    start, end = merge.markers(SERIES)
+    readme.write_text('Top\n\n%s\n\nold\n\n%s\n\nBottom\n' % (start, end))
     out = run_sh('--report', '--results-dir', str(results),
                  '--readme', str(readme))
     assert 'README headline: written' in out, out
     text = readme.read_text()
     assert 'old' not in text and 'Bottom' in text, text
+    assert 'Heat %s (' % SERIES in text, text  # its origin line
     assert re.search(r'sequential +10 +create', text), text
     report = (results / 'results.md').read_text()
     for name in ENGINE_PARTS:

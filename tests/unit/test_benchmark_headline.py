@@ -53,12 +53,15 @@ def test_each_workflow_length_has_its_row_with_calls():
     assert rows['600 s'][5:] == ('23', '574', '0.04x')
 
 
-def test_the_readme_headline_gets_the_table(tmp_path):
+def test_the_readme_headline_of_its_series_gets_the_table(tmp_path):
     readme = tmp_path / 'README.rst'
-    readme.write_text('x\n\n%s\nstale headline\n%s\n' % (
-        merge.HEADLINE_START, merge.HEADLINE_END))
-    assert merge.write_headline(str(readme),
-                                headline.rst(RESULTS))
+    readme.write_text('x\n\n%s\nstale headline\n%s\n\n%s\nother\n%s\n' % (
+        merge.markers('2026.2') + merge.markers('2025.1')))
+    assert merge.write_headline(str(readme), headline.rst(RESULTS),
+                                '2026.2')
     text = readme.read_text()
     assert 'stale headline' not in text and 'notice lost, 20 s' in text
+    # The other series' headline is left as it was.
+    assert '2025.1-start\nother\n' in text
+    assert not merge.write_headline(str(readme), 'x', '2026.1')
     assert headline.rst({}) == ''
