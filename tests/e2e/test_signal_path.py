@@ -81,7 +81,16 @@ def wait_for(predicate, timeout, what):
         time.sleep(1)
 
 
-def test_cfn_signal_outlives_keystone_auth_ttl(driver, heat):
+def test_cfn_signal_outlives_keystone_auth_ttl_a_timestamped_one_not(
+        driver, heat):
+    """One wait past Keystone's minute for the test and its control.
+
+    The control proves that this cloud enforces auth_ttl; without it, the
+    test could pass on a Keystone that ignores auth_ttl. Heat's in-tree
+    StructuredDeployment signs its CFN_SIGNAL URL with a Timestamp:
+    accepted at once, refused after Keystone's minute.
+    """
+    control = timestamped_urls_signalled_once(driver, heat)
     began = time.monotonic()
     stack_id = driver.create(
         template('CFN_SIGNAL'), {'seconds': 90}, servers=['server'],
@@ -104,6 +113,8 @@ def test_cfn_signal_outlives_keystone_auth_ttl(driver, heat):
         reasons) if m]
     assert beats and max(beats) > 60, reasons
     assert reasons[-1] == 'Signal: deployment %s succeeded' % sd.id
+    # The control, signed before the 90 s: refused now.
+    the_later_timestamped_url_is_refused(driver, heat, *control)
 
 
 def test_a_server_that_never_polls_fails_at_its_start_timeout(driver, heat):
@@ -210,6 +221,10 @@ TIMESTAMPED = hot.template(hot.with_server(
        for name in ('early', 'late')}), version='2016-10-14')
 
 
+SIGNAL_BODY = {'deploy_stdout': '', 'deploy_stderr': '',
+               'deploy_status_code': 0}
+
+
 def _signal_url(heat, stack_id, name):
     physical = heat.resources.get(stack_id, name).physical_resource_id
     sd = heat.software_deployments.get(physical)
@@ -217,13 +232,8 @@ def _signal_url(heat, stack_id, name):
         sd.config_id).inputs}['deploy_signal_id']
 
 
-def test_control_a_timestamped_url_is_refused_after_auth_ttl(driver, heat):
-    """The control of the auth_ttl test: this cloud enforces auth_ttl.
-
-    Without it, that test could pass on a Keystone that ignores auth_ttl.
-    Heat's in-tree StructuredDeployment signs its CFN_SIGNAL URL with a
-    Timestamp: accepted at once, refused after Keystone's minute.
-    """
+def timestamped_urls_signalled_once(driver, heat):
+    """The control's stack, its early URL signalled at once."""
     stack_id = driver.create(TIMESTAMPED, wait=False)
     urls = wait_for(lambda: all(
         heat.resources.get(stack_id, n).physical_resource_id
@@ -234,12 +244,15 @@ def test_control_a_timestamped_url_is_refused_after_auth_ttl(driver, heat):
     for url in urls.values():
         query = parse.parse_qs(parse.urlparse(url).query)
         assert query['Timestamp'], url
-    body = {'deploy_stdout': '', 'deploy_stderr': '',
-            'deploy_status_code': 0}
-    early = requests.post(urls['early'], json=body, timeout=60)
+    early = requests.post(urls['early'], json=SIGNAL_BODY, timeout=60)
     assert early.status_code == 200, early.text
+    return stack_id, urls['late'], signed
+
+
+def the_later_timestamped_url_is_refused(driver, heat, stack_id, url,
+                                         signed):
     time.sleep(max(0, signed + 75 - time.monotonic()))
-    late = requests.post(urls['late'], json=body, timeout=60)
+    late = requests.post(url, json=SIGNAL_BODY, timeout=60)
     assert late.status_code in (401, 403), (late.status_code, late.text)
     assert heat.resources.get(stack_id, 'late').resource_status == \
         'CREATE_IN_PROGRESS'
