@@ -256,7 +256,8 @@ def case_title(name, case):
     }[name]
 
 
-def _how(rows):
+def how_they_ended(rows):
+    """The stacks counted by how ours ended: 'fallback 12, told 38'."""
     counts = collections.Counter(s['how'] or 'polled (in-tree)'
                                  for s in rows)
     return ', '.join('%s %d' % kv for kv in sorted(counts.items()))
@@ -291,7 +292,7 @@ def case_markdown(name, case):
         rows = of_kind(case, kind)
         lines.append('| %s | %d | %s | %s | %s | %s | %d | %s |' % (
             kind, len(rows), describe_seconds(median_band(
-                latencies(case, kind))), _how(rows),
+                latencies(case, kind))), how_they_ended(rows),
             '%g' % statistics.median(s['calls'] for s in rows)
             if rows else 'n/a', _calls_by(rows),
             sum(s['fetches'] for s in rows), _threads_cell(case, kind)))

@@ -44,8 +44,7 @@ def case_row(name, case):
         report.fmt(harness.median(
             external.latencies(case, external.OURS, how))),
         report.fmt(harness.median(external.latencies(case, external.INTREE))),
-        # The report's own count (e.g. 'fallback 12, told 38').
-        external._how(external.of_kind(case, external.OURS)),
+        external.how_they_ended(external.of_kind(case, external.OURS)),
         report.fmt(_calls(case, external.OURS), 0),
         report.fmt(_calls(case, external.INTREE), 0),
         report.fmt(calls and calls['median'], 2, 'x'))
