@@ -28,8 +28,9 @@ from keystoneauth1 import session as ks_session
 
 from heat_lifecycle_fixtures import keystone
 
-# Per thread: 40 calls, each pair of threads interleaving the two kinds
-# (a mix judged wrong 15 times in 37 stack creates); 100 took 225 s of CI.
+# Per thread: 40 calls in all, each pair of threads interleaving the two
+# kinds. A Keystone served with 8 threads per process fails it (3 of 3
+# runs, one call judged by another token each time).
 CALLS = 10
 THREADS = 4
 
