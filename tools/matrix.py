@@ -49,6 +49,7 @@ import tempfile
 import threading
 import time
 
+from tools import machine_use
 from tools import matrix_commands
 from tools import matrix_report
 from tools import matrix_roots
@@ -422,9 +423,12 @@ def main(argv=None):
         ', '.join(args.series), len(jobs), args.jobs), flush=True)
     # The wheel beside the venvs' requirements: every venv installs it
     # (tools/build-dist.sh builds once, under a lock).
+    sampler = machine_use.Sampler(
+        os.path.join(args.results, 'machine.tsv')).start()
     with concurrent.futures.ThreadPoolExecutor(1) as one:
         dist = one.submit(build_dist, args.results)
         venv_failed = run_jobs(args, jobs, e2e_series, dist)
+    print(sampler.stop(), flush=True)
     if dist.result() is None:
         print('FAILED: the sdist and wheel could not be built')
         return 1
