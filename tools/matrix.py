@@ -146,7 +146,8 @@ def build_venv(key, results, lock):
             PYTHONS[key] = matrix_roots.python_version(suite)
     else:
         with open(log, 'w') as f:
-            proc = subprocess.run(['bash', 'tools/venv.sh', series],
+            proc = subprocess.run(matrix_roots.BUILD_NICE +
+                                  ['bash', 'tools/venv.sh', series],
                                   cwd=ROOT, stdout=subprocess.PIPE,
                                   stderr=f, text=True)
         venv = proc.returncode == 0 and \
