@@ -135,7 +135,9 @@ CONTRACT = (
          used=SD_USE + ' (overridden, then called)'),
     Name(SD + 'check_delete_complete', '(self, sd=None)',
          refers_to=('_server_exists',), used=SD_USE),
-    Name(SD + '_load_config', '(self, config_id=None)', used=SD_USE),
+    Name(SD + '_load_config', '(self, config_id=None)',
+         used=SD_USE + ' (overridden: ids the database cannot hold, then '
+         'called)'),
     Name(SD + '_build_properties', '(self, config_id, action)', used=SD_USE),
     Name(SD + '_create_derived_config', '(self, action, source_config)',
          used=SD_USE),

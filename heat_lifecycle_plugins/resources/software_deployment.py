@@ -39,10 +39,10 @@ from heat_lifecycle_plugins import protocol
 from heat_lifecycle_plugins.resources import action_constraints
 from heat_lifecycle_plugins.resources import common
 from heat_lifecycle_plugins.resources import component_config
+from heat_lifecycle_plugins.resources import deployment_configs
 from heat_lifecycle_plugins.resources import deployment_signals
 from heat_lifecycle_plugins.resources import deployment_waiting
 from heat_lifecycle_plugins.resources import signal_callers
-from heat_lifecycle_plugins.resources import software_component
 
 LOG = logging.getLogger(__name__)
 
@@ -58,6 +58,7 @@ InTreeSoftwareDeployment = heat_internals.in_tree_software_deployment()
 
 class SoftwareDeployment(common.StorableErrors,
                          signal_callers.SignalCallers,
+                         deployment_configs.DeploymentConfigs,
                          deployment_waiting.DeploymentWaiting,
                          InTreeSoftwareDeployment):
     """Associates a server with a software config or component.
@@ -344,27 +345,6 @@ class SoftwareDeployment(common.StorableErrors,
                 message=action_requests.undefined(
                     self.name, self.EXTENDED_ACTION, requested, handled,
                     component_config.is_component(config)))
-
-    def _config_known_now(self):
-        """The config as stored, or as this template defines it.
-
-        Before its resource exists: our component's definition, or a plain
-        config's group (a request to it is checked against deploy_actions).
-        """
-        ref = self.properties[self.CONFIG]
-        sibling = self.stack[ref] if ref in self.stack else None
-        if sibling is not None and sibling.resource_id is None:
-            try:
-                if isinstance(sibling, software_component.SoftwareComponent):
-                    return sibling.config_as_defined()
-                return {rpc_api.SOFTWARE_CONFIG_GROUP:
-                        sibling.properties.get(rpc_api.SOFTWARE_CONFIG_GROUP)}
-            except Exception:  # a value not resolvable yet
-                return None
-        try:
-            return self._load_config()
-        except Exception:  # unknown yet or gone: checked when requested
-            return None
 
     def validate(self):
         # Before anything looks the config or the server up by id.

@@ -44,7 +44,8 @@ def test_a_renamed_private_method_fails_the_check_naming_it(monkeypatch):
     assert problems == [
         '%s._load_config is missing: type object \'SoftwareDeployment\' has '
         'no attribute \'_load_config\' (used by '
-        'software_deployment.SoftwareDeployment)'
+        'software_deployment.SoftwareDeployment (overridden: ids the '
+        'database cannot hold, then called))'
         % heat_contract.IN_TREE_SOFTWARE_DEPLOYMENT]
 
 

@@ -52,6 +52,11 @@ PLACES = {
     # now check each env once resolved; nothing made, DELETE completes.
     'ExternalResource DELETE env': ('external', 'thing', 'actions',
                                     ('actions', 'DELETE', 'params', 'env')),
+    # The hour-long search's find (2026-11-27): the deployment's config id
+    # at run time. CREATE failed; DELETE looked the id up, MariaDB refused
+    # the comparison (utf8mb4 text, utf8mb3 column): DELETE_FAILED for good.
+    'SoftwareDeployment config': ('component', 'deployment', 'config',
+                                  ('config',)),
 }
 
 
