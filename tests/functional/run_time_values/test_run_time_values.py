@@ -57,6 +57,12 @@ PLACES = {
     # the comparison (utf8mb4 text, utf8mb3 column): DELETE_FAILED for good.
     'SoftwareDeployment config': ('component', 'deployment', 'config',
                                   ('config',)),
+    # The next hour's find (2026-11-27): input_values a string at run time.
+    # CREATE failed before delivering anything; DELETE built the DELETE
+    # entry's config from the same property and failed for good. Nothing
+    # delivered, nothing to undo: DELETE now runs no config then.
+    'SoftwareDeployment input_values': ('component', 'deployment',
+                                        'input_values', ('input_values',)),
 }
 
 
