@@ -128,12 +128,20 @@ def end(stamp):
     return stamp
 
 
+def cpu_ticks():
+    """/proc/stat's cpu line: ticks of all cores since boot, per field."""
+    with open('/proc/stat') as f:
+        return [int(v) for v in f.readline().split()[1:]]
+
+
+def busy_ticks(fields):
+    """The busy ticks of a cpu_ticks() reading."""
+    return sum(fields[i] for i in BUSY_FIELDS if i < len(fields))
+
+
 def machine_busy_seconds():
     """CPU seconds the whole machine spent busy since boot."""
-    with open('/proc/stat') as f:
-        fields = f.readline().split()[1:]
-    return sum(int(fields[i]) for i in BUSY_FIELDS
-               if i < len(fields)) / TICK
+    return busy_ticks(cpu_ticks()) / TICK
 
 
 def _proc_stats(state=None):

@@ -29,10 +29,8 @@ SATURATED = 0.95  # a period this busy left no core idle
 
 def cpu_counters():
     """(busy, iowait, total) ticks of all cores since boot."""
-    with open('/proc/stat') as f:
-        fields = [int(v) for v in f.readline().split()[1:9]]
-    busy = sum(fields[i] for i in stamp.BUSY_FIELDS if i < len(fields))
-    return busy, fields[4], sum(fields)
+    fields = stamp.cpu_ticks()[:8]  # guest ticks are counted in user
+    return stamp.busy_ticks(fields), fields[4], sum(fields)
 
 
 def shares(before, after):
