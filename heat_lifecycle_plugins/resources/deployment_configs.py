@@ -11,18 +11,28 @@
 # under the License.
 """The config a deployment delivers: loaded by id, or known beforehand.
 
-Mixed into SoftwareDeployment ahead of Heat's class, whose _load_config it
-guards: an id that came at run time (get_attr) holding text the database
-cannot hold names no config. Looked up, MariaDB refuses the comparison
-(utf8mb4 text against the column's utf8mb3) and the DELETE that loads the
-config failed for good; NotFound, as for any unknown id, lets it go.
+Mixed into SoftwareDeployment ahead of Heat's class, whose _load_config and
+handle_delete it guards against values that came at run time (get_attr)
+and that CREATE refused:
+- a config id holding text the database cannot hold names no config.
+  Looked up, MariaDB refuses the comparison (utf8mb4 text against the
+  column's utf8mb3) and DELETE failed for good; NotFound, as for any
+  unknown id, lets it go.
+- a deployment never stored whose properties fail delivers no DELETE:
+  nothing reached the server, and building the DELETE from them failed
+  ('"..." is not a map') or delivered one no agent could answer (a
+  signal_transport not allowed), so DELETE failed or waited for good.
 """
+
+from oslo_log import log as logging
 
 from heat.common import exception
 from heat.rpc import api as rpc_api
 
 from heat_lifecycle_plugins import protocol
 from heat_lifecycle_plugins.resources import software_component
+
+LOG = logging.getLogger(__name__)
 
 
 class DeploymentConfigs(object):
@@ -35,6 +45,23 @@ class DeploymentConfigs(object):
         if problem:
             raise exception.NotFound(problem.replace('%', '%%'))
         return super(DeploymentConfigs, self)._load_config(config_id)
+
+    def handle_delete(self):
+        if self.resource_id is None:
+            problem = self._properties_problem()
+            if problem:
+                LOG.warning('%(res)s: no DELETE config delivered: %(error)s',
+                            {'res': self, 'error': problem})
+                return None
+        return super(DeploymentConfigs, self).handle_delete()
+
+    def _properties_problem(self):
+        """Why the properties fail validation now, or None."""
+        try:
+            self.properties.validate()
+        except (exception.StackValidationFailed, TypeError, ValueError) as e:
+            return protocol.storable_text(e)
+        return None
 
     def _config_known_now(self):
         """The config as stored, or as this template defines it.

@@ -292,18 +292,6 @@ class SoftwareDeployment(common.StorableErrors,
             return False
         return super(SoftwareDeployment, self).needs_replace_failed()
 
-    def handle_delete(self):
-        try:
-            return super(SoftwareDeployment, self).handle_delete()
-        except (TypeError, ValueError, exception.StackValidationFailed) as e:
-            if self.resource_id is not None:
-                raise
-            # Nothing ever delivered: a property refused at run time failed
-            # CREATE and would fail every DELETE. Nothing to undo.
-            LOG.warning('%(res)s: no DELETE config delivered: %(error)s',
-                        {'res': self, 'error': protocol.storable_text(e)})
-            return None
-
     def handle_update(self, json_snippet, tmpl_diff, prop_diff):
         changed = set(prop_diff or ())
         request = action_requests.is_new_request(

@@ -63,6 +63,13 @@ PLACES = {
     # delivered, nothing to undo: DELETE now runs no config then.
     'SoftwareDeployment input_values': ('component', 'deployment',
                                         'input_values', ('input_values',)),
+    # The focused search's find (2026-11-27): signal_transport not allowed.
+    # CREATE failed before storing; DELETE stored a deployment and waited
+    # for a signal no agent could send. A deployment never stored whose
+    # properties fail now delivers no DELETE.
+    'SoftwareDeployment signal_transport': (
+        'component', 'deployment', 'signal_transport',
+        ('signal_transport',)),
 }
 
 
