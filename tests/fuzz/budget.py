@@ -34,8 +34,9 @@ def test_{name}_regression():
 class Budget(object):
     """The fuzz settings of a session: CI's fixed cases or a long search."""
 
-    def __init__(self, long_seconds=None, tests=1):
+    def __init__(self, long_seconds=None, tests=1, show=print):
         self.long_seconds = long_seconds
+        self.show = show  # prints a found case's regression
         self.tests = max(tests, 1)
         self.cases = {}  # check name -> cases run
         self.seconds = {}  # check name -> time spent
@@ -70,7 +71,7 @@ class Budget(object):
                 try:
                     test()
                 except Exception as exc:
-                    print(paste(check, exc))
+                    self.show(paste(check, exc))
                     raise
         finally:
             self.seconds[name] = (self.seconds.get(name, 0) +

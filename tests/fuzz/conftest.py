@@ -42,9 +42,24 @@ def fuzz(request):
     """The session's Budget; its counts are printed at the end."""
     tests = len([i for i in request.session.items
                  if 'fuzz' in i.fixturenames])
-    found = fuzz_budget.Budget(request.config.getoption('--long'), tests)
+    found = fuzz_budget.Budget(request.config.getoption('--long'), tests,
+                               show=_show_at_once(request.config))
     BUDGETS.append(found)
     return found
+
+
+def _show_at_once(config):
+    """A print past pytest's capture, shown at once.
+
+    A search whose DELETE hangs may never reach the report that shows
+    captured output.
+    """
+    capture = config.pluginmanager.getplugin('capturemanager')
+
+    def show(text):
+        with capture.global_and_fixture_disabled():
+            print(text, flush=True)
+    return show
 
 
 def pytest_terminal_summary(terminalreporter):
