@@ -162,3 +162,30 @@ def test_an_update_whose_new_value_heat_refuses_fails_and_deletes(
         checks_templates.reasons_are_storable(ident)
     finally:
         engine.delete(ident)
+
+
+@pytest.mark.parametrize('prop, good, bad', [
+    ('signal_transport', 'NO_SIGNAL', '\U0001f600'),
+    ('input_values', {'label': 'y'}, 'caf\udce9')])
+def test_a_delivered_deployment_updated_to_a_bad_value_deletes(
+        checked_engine, prop, good, bad):
+    """A deployment stored, then an update Heat refuses: DELETE completes.
+
+    The refused properties are never the deployment's: its DELETE is built
+    from those CREATE delivered with.
+    """
+    engine = checks_templates.ENGINE
+    template = templates.template('component', templates.RUN_TIME[
+        'component'])
+    template['resources']['deployment']['properties'][prop] = GET_ATTR
+
+    def with_value(value):
+        template['resources'][templates.BAD] = {
+            'type': 'OS::Heat::Value', 'properties': {'value': value}}
+        return template
+    ident = engine.create(with_value(good))
+    try:
+        engine.update(ident, with_value(bad), expect='FAILED')
+        checks_templates.reasons_are_storable(ident)
+    finally:
+        engine.delete(ident)
