@@ -38,7 +38,7 @@ from oslo_serialization import jsonutils
 from heat_lifecycle_plugins.clients import executions
 from heat_lifecycle_plugins import protocol
 
-CREATE, CHECK = 'CREATE', 'CHECK'
+CREATE, CHECK, DELETE = 'CREATE', 'CHECK', 'DELETE'
 RESOURCE_ID = 'resource_id'
 # What a CHECK workflow returns: DRIFT is null (in sync), MISSING or
 # DIFFERENT, REASON says what it found.
@@ -250,11 +250,15 @@ def oversized(run, held, outcome, size, limit):
 
     They are not stored: the held outputs are kept, plus a resource_id the
     execution returned, so that DELETE can still clean up; the action fails
-    naming both sizes and the execution that still holds them.
+    naming both sizes and the execution that still holds them. A DELETE
+    does not fail for them: the thing is gone and its outputs with it (it
+    failed every retry when its workflow echoed an input too big to keep).
     """
     kept = dict(held.outputs or {})
     if RESOURCE_ID in (outcome.outputs or {}):
         kept[RESOURCE_ID] = outcome.outputs[RESOURCE_ID]
+    if run.action == DELETE:
+        return outcome._replace(outputs=kept)
     return outcome._replace(outputs=kept, failure=Failure(
         BAD_RESULT, 'workflow %s returned outputs of %d bytes as JSON (with '
         'the outputs kept before): more than the %d bytes Heat keeps for '

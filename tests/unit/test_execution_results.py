@@ -262,6 +262,16 @@ def test_oversized_create_without_resource_id_keeps_nothing_new():
     assert (out.physical_id, out.outputs) == ('exec-create', {})
 
 
+def test_oversized_delete_completes_keeping_nothing_new():
+    """Once DELETE_FAILED on every retry (the fuzz search's find)."""
+    delete = er.Run('DELETE', 'thing_delete', 'exec-delete')
+    execution = ex.Execution('SUCCESS', None, '{"blob": "xx"}')
+    outcome = er.outcome_of(delete, MADE, execution)
+    out = er.oversized(delete, MADE, outcome, 2000000, 1048576)
+    assert out.failure is None
+    assert out.outputs == MADE.outputs
+
+
 # -- CHECK ---------------------------------------------------------------
 
 CHECK = er.Run('CHECK', 'thing_check', 'exec-check')

@@ -67,6 +67,8 @@ PLACES = {
     # CREATE failed before storing; DELETE stored a deployment and waited
     # for a signal no agent could send. A deployment never stored whose
     # properties fail now delivers no DELETE.
+    'ExternalResource input': ('external', 'thing', 'input',
+                               ('input', 'size')),
     'SoftwareDeployment signal_transport': (
         'component', 'deployment', 'signal_transport',
         ('signal_transport',)),
@@ -96,6 +98,18 @@ def test_a_bad_value_through_get_attr_fails_and_deletes(checked_engine,
 
 
 # -- cases the fuzz tier's long runs found, each once a defect ---------------
+
+def test_a_workflow_echoing_an_input_too_big_to_keep_deletes(
+        checked_engine):
+    """The focused search's find (2026-11-27): DELETE_FAILED for good.
+
+    An input of 1 MiB through get_attr, which the workflows echo: CREATE
+    fails on outputs over mistral_max_output_bytes; DELETE's workflow
+    echoed it too and failed on them at every retry.
+    """
+    checks_templates.run_time_value(
+        run_time_case('ExternalResource input', 'x' * 1048576))
+
 
 @pytest.mark.parametrize('prop', ['config', 'server'])
 def test_an_id_the_database_cannot_hold_is_refused_by_name(checked_engine,
