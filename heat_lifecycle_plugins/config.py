@@ -49,7 +49,9 @@ mistral_opts = [
     cfg.IntOpt('mistral_max_output_bytes', default=1048576, min=1024,
                help='Largest merged workflow outputs (as JSON) an '
                     'OS::Mistral::ExternalResource keeps. Larger outputs '
-                    'fail the action, naming their size and this limit. '
+                    'fail the action, naming their size and this limit '
+                    '(but for a DELETE\'s: the thing is gone, and they are '
+                    'dropped). '
                     'The default is Mistral\'s own default limit of an '
                     'execution field ([engine] execution_field_size_limit_'
                     'kb = 1024): every later execution receives the outputs '
