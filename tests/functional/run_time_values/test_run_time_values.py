@@ -67,11 +67,12 @@ PLACES = {
     # CREATE failed before storing; DELETE stored a deployment and waited
     # for a signal no agent could send. A deployment never stored whose
     # properties fail now delivers no DELETE.
-    'ExternalResource input': ('external', 'thing', 'input',
-                               ('input', 'size')),
     'SoftwareDeployment signal_transport': (
         'component', 'deployment', 'signal_transport',
         ('signal_transport',)),
+    # Where the next focused search's 1 MiB input went (below).
+    'ExternalResource input': ('external', 'thing', 'input',
+                               ('input', 'size')),
 }
 
 
@@ -178,28 +179,20 @@ def test_an_update_whose_new_value_heat_refuses_fails_and_deletes(
         engine.delete(ident)
 
 
-@pytest.mark.parametrize('prop, good, bad', [
-    ('signal_transport', 'NO_SIGNAL', '\U0001f600'),
-    ('input_values', {'label': 'y'}, 'caf\udce9')])
+@pytest.mark.parametrize('place, good, bad', [
+    ('SoftwareDeployment signal_transport', 'NO_SIGNAL', '\U0001f600'),
+    ('SoftwareDeployment input_values', {'label': 'y'}, 'caf\udce9')])
 def test_a_delivered_deployment_updated_to_a_bad_value_deletes(
-        checked_engine, prop, good, bad):
+        checked_engine, place, good, bad):
     """A deployment stored, then an update Heat refuses: DELETE completes.
 
     The refused properties are never the deployment's: its DELETE is built
     from those CREATE delivered with.
     """
     engine = checks_templates.ENGINE
-    template = templates.template('component', templates.RUN_TIME[
-        'component'])
-    template['resources']['deployment']['properties'][prop] = GET_ATTR
-
-    def with_value(value):
-        template['resources'][templates.BAD] = {
-            'type': 'OS::Heat::Value', 'properties': {'value': value}}
-        return template
-    ident = engine.create(with_value(good))
+    ident = engine.create(run_time_case(place, good)[1])
     try:
-        engine.update(ident, with_value(bad), expect='FAILED')
+        engine.update(ident, run_time_case(place, bad)[1], expect='FAILED')
         checks_templates.reasons_are_storable(ident)
     finally:
         engine.delete(ident)
