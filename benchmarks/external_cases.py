@@ -183,11 +183,12 @@ class Window(object):
                                        owners)
         for n, s in enumerate(self.stacks):
             self._figures(s, executions.get(s['workflow']), mine[n])
+        busiest = busy_stretches(self._spans(executions))
         return {'kinds': sorted({s['kind'] for s in self.stacks}),
                 'rounds': sorted({s['round'] for s in self.stacks}),
                 'stacks': len(self.stacks), 'unattributed': dict(nobody),
-                'at_once': self._at_once(executions),
-                'threads': self._threads(executions)}
+                'at_once': busiest[0] if busiest else 0,
+                'threads': self._threads(busiest)}
 
     def _spans(self, executions):
         """(start, end) of each execution (Mistral's log), by start."""
@@ -195,11 +196,6 @@ class Window(object):
         return sorted((log.started[e], log.ended[e][1]) for e in
                       executions.values()
                       if e in log.started and e in log.ended)
-
-    def _at_once(self, executions):
-        """The most executions that ran at one time."""
-        busiest = busy_stretches(self._spans(executions))
-        return busiest[0] if busiest else 0
 
     def _figures(self, s, execution, calls):
         log = self.env.mistral_log
@@ -218,16 +214,14 @@ class Window(object):
                  how=how_it_ended(events), calls=sum(calls.values()),
                  calls_by=dict(calls), fetches=log.fetches[execution])
 
-    def _threads(self, executions):
+    def _threads(self, busiest):
         """Engine threads in use while at least half the most ran at once.
 
-        Every execution when all start before any ends; else (50 creates
-        outlast a 60 s workflow, and the most ran together for under a
-        second) the stretches where half of that many or more ran. Each
-        from half a second after it began; in use (not on a futex) above
-        the idle baseline.
+        busiest: busy_stretches() of the window's executions. Half, not
+        all: 50 creates outlast a 60 s workflow, and the most ran together
+        for under a second. Each stretch from half a second after it began;
+        in use (not on a futex) above the idle baseline.
         """
-        busiest = busy_stretches(self._spans(executions))
         if not busiest or self.baseline is None:
             return None
         most, stretches = busiest

@@ -11,15 +11,16 @@
 # under the License.
 """Where the ExternalResource benchmark reads the engine's threads.
 
-While at least half the most executions of a window run at once: all of
-them when every one starts before any ends.
+While at least half the most executions of a window run at once: from
+when half of them have started until fewer than half still run.
 """
 
 from benchmarks.external_cases import busy_stretches
 
 
 def test_threads_are_read_while_half_the_most_run_at_once():
-    # All start before any ends: 3 at once, 2 or more from 1 to 11.
+    # All start before any ends: 3 at once; 2 or more from 1 to 11, not
+    # only from when the last starts (2) until the first ends (10).
     assert busy_stretches([(0, 10), (1, 12), (2, 11)]) == (3, [(1, 11)])
     # Creates outlasting the workflow (50 at once, 60 s): the most ran
     # together for 3 s; the stretches where 2 or more ran, an end
