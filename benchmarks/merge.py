@@ -175,6 +175,17 @@ def sections_of(measured, results):
     return found
 
 
+def profiles_markdown(results_dir):
+    """A line per profile beside the results (benchmarks/engine_profile)."""
+    lines = []
+    for name in sorted(os.listdir(results_dir)):
+        if name.startswith('profile-') and name.endswith('.md'):
+            with open(os.path.join(results_dir, name)) as f:
+                title = f.readline().lstrip('# ').strip()
+            lines.append('- [%s](%s): %s' % (name, name, title))
+    return '\n'.join(lines)
+
+
 def write_headline(readme, rst, series):
     """The series' headline between its markers; False if none."""
     start, end = markers(series)
@@ -213,6 +224,10 @@ def merge_report(results_dir, readme, series):
                  origin_markdown(results)),
                 ('Targets', targets.markdown(measured))]
     sections += sections_of(measured, results)
+    profiles = profiles_markdown(results_dir)
+    if profiles:
+        sections.append(('Profiles of the missed targets (issue 33, item 4)',
+                         profiles))
     path = report.write(results_dir, sections)
     said = ['%d of %d parts measured; report: %s' % (
         len(results), len(parts.PARTS), path)]

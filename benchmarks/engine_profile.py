@@ -1,0 +1,199 @@
+# Licensed under the Apache License, Version 2.0 (the "License"); you may
+# not use this file except in compliance with the License. You may obtain
+# a copy of the License at
+#
+#      http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+# WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+# License for the specific language governing permissions and limitations
+# under the License.
+"""Profile the engine on a chain case: ours against in-tree and the floor.
+
+    python -m benchmarks.engine_profile --mode sequential --n 100 --out FILE.md
+        [--kinds ours in-tree floor] [--rounds 2] [--py-spy PATH]
+
+Issue 33, item 4: where a chain target is missed, what of the engine's
+work is ours and what is Heat's own. The engine of the chain parts
+(benchmarks/harness.py, the same warm-up round) runs in this process;
+py-spy samples it from outside, 100 times a second, without pausing it
+(--nonblocking), only threads holding the GIL (--gil): one recording per
+kind, operation and round. FILE.md gets, per operation, each kind's wall
+time, its seconds of Python work by layer (benchmarks/profile_summary.py)
+and the functions where ours spends more than in-tree. py-spy is not a
+project dependency: `pip install py-spy`, then --py-spy or PATH.
+"""
+
+import argparse
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+from benchmarks import chain
+from benchmarks import harness
+from benchmarks import profile_summary as summary
+from benchmarks import stamp
+
+RATE = 100
+
+
+def parse_args(argv):
+    p = argparse.ArgumentParser(prog='python -m benchmarks.engine_profile',
+                                description=__doc__.splitlines()[0])
+    p.add_argument('--mode', choices=('sequential', 'concurrent'),
+                   required=True)
+    p.add_argument('--n', type=int, required=True, help='chain members')
+    p.add_argument('--kinds', nargs='+', choices=chain.KINDS,
+                   default=list(chain.KINDS))
+    p.add_argument('--rounds', type=int, default=2)
+    p.add_argument('--py-spy', default=shutil.which('py-spy'),
+                   help='the py-spy command (default: from PATH)')
+    p.add_argument('--out', required=True, help='the summary (markdown)')
+    return p.parse_args(argv)
+
+
+class Recording(object):
+    """py-spy recording this process while the block runs."""
+
+    def __init__(self, py_spy, path):
+        self.argv = [py_spy, 'record', '--pid', str(os.getpid()), '--rate',
+                     str(RATE), '--gil', '--nonblocking', '--format', 'raw',
+                     '--full-filenames', '--output', path]
+        self.path = path
+
+    def __enter__(self):
+        self.proc = subprocess.Popen(self.argv, stdout=subprocess.DEVNULL,
+                                     stderr=subprocess.PIPE)
+        time.sleep(1)  # py-spy attaches
+        return self
+
+    def __exit__(self, *exc):
+        self.proc.send_signal(signal.SIGINT)
+        _out, err = self.proc.communicate(timeout=120)
+        if not os.path.exists(self.path):
+            raise harness.BenchmarkError('py-spy wrote nothing: %s' % err)
+        with open(self.path) as f:
+            self.stacks = summary.read_collapsed(f)
+
+
+def profiled_round(bench, py_spy, kind, n, concurrent, tag, scratch):
+    """A lifecycle round of `kind`; {operation: (seconds, stacks)}."""
+    timeout = chain.timeout_for(n, concurrent, kind)
+    name = 'profile-%s-%d-%s' % (kind.replace('-', ''), n, tag)
+    v1, env1 = chain.stack_args(kind, n, concurrent, 'v1')
+    v2, env2 = chain.stack_args(kind, n, concurrent, 'v2')
+    ident = None
+
+    def create():
+        nonlocal ident
+        seconds, ident = bench.create(v1, name, timeout, environment=env1)
+        return seconds
+    steps = (('create', create),
+             ('update', lambda: bench.update(ident, v2, timeout,
+                                             environment=env2)),
+             ('delete', lambda: bench.delete(ident, timeout)))
+    found = {}
+    for op, step in steps:
+        path = os.path.join(scratch, '%s-%s-%s.txt' % (kind, op, tag))
+        with Recording(py_spy, path) as rec:
+            seconds = step()
+        found[op] = (seconds, rec.stacks)
+    return found
+
+
+def merged(rounds):
+    """{op: (median seconds, all rounds' stacks)} of one kind's rounds."""
+    return {op: (harness.median([r[op][0] for r in rounds]),
+                 [s for r in rounds for s in r[op][1]])
+            for op in chain.OPERATIONS}
+
+
+def markdown(args, by_kind, origin):
+    """The summary: per operation, each kind's time and layers."""
+    rounds = args.rounds
+    lines = ['# Profile: %s chain of %d, %s' % (args.mode, args.n,
+                                                ', '.join(args.kinds)), '',
+             origin, '',
+             'py-spy, %d samples a second of the thread holding the GIL, '
+             '%d round(s) a kind after one uncounted warm-up round; '
+             'seconds of Python work per round, by layer (a sample counts '
+             'to the first layer, in this order, one of its frames is in: '
+             'the benchmark\'s 20 ms poll of the stack, our plugin\'s code '
+             'and what it calls, the in-tree chain\'s, the database, '
+             'templates and functions, messaging, the rest of Heat).'
+             % (RATE, rounds), '']
+    head = ('| operation | kind | wall s (median) | Python work s | ' +
+            ' | '.join(summary.LAYER_NAMES) + ' |')
+    lines += [head, '|' + '---|' * (4 + len(summary.LAYER_NAMES))]
+    for op in chain.OPERATIONS:
+        for kind in args.kinds:
+            seconds, stacks = by_kind[kind][op]
+            per = summary.layers(stacks)
+            total = sum(per.values())
+            lines.append('| %s | %s | %.2f | %.2f | %s |' % (
+                op, kind, seconds, total / RATE / rounds, ' | '.join(
+                    '%.2f' % (per[name] / RATE / rounds)
+                    for name in summary.LAYER_NAMES)))
+    if chain.OURS in by_kind and chain.INTREE in by_kind:
+        lines += _grown_sections(by_kind, rounds)
+    return '\n'.join(lines) + '\n'
+
+
+def _grown_sections(by_kind, rounds):
+    lines = []
+    for op in chain.OPERATIONS:
+        ours = summary.inclusive(by_kind[chain.OURS][op][1])
+        theirs = summary.inclusive(by_kind[chain.INTREE][op][1])
+        lines += ['', '## %s: where ours spends more than in-tree' % op, '',
+                  '| function (with it on the stack) | ours s | in-tree s '
+                  '| more s |', '|---|---:|---:|---:|']
+        for key, more in summary.grown(ours, theirs):
+            lines.append('| `%s` | %.2f | %.2f | %.2f |' % (
+                key, ours[key] / RATE / rounds,
+                theirs.get(key, 0) / RATE / rounds, more / RATE / rounds))
+    return lines
+
+
+def run(argv=None):
+    args = parse_args(argv)
+    if not args.py_spy:
+        print('py-spy not found: pip install py-spy, then --py-spy PATH')
+        return 2
+    scratch = tempfile.mkdtemp(prefix='hlp-profile-')
+    try:
+        bench = harness.BenchEngine(os.path.join(scratch, 'engine'))
+        bench.setUp()
+        try:
+            chain.warm_up(bench, harness.say)
+            rounds = {k: [] for k in args.kinds}
+            for r in range(args.rounds):
+                for kind in chain.rotated(tuple(args.kinds), r):
+                    rounds[kind].append(profiled_round(
+                        bench, args.py_spy, kind, args.n,
+                        args.mode == 'concurrent', 'r%d' % r, scratch))
+                    harness.say('  %s round %d: %s' % (kind, r, ', '.join(
+                        '%s %.2fs' % (op, rounds[kind][-1][op][0])
+                        for op in chain.OPERATIONS)))
+        finally:
+            bench.cleanUp()
+        origin = 'Commit %s%s, Heat %s, %s UTC.' % (
+            stamp.git('rev-parse', '--short=10', 'HEAD'),
+            '' if stamp.tree_clean() else ' (tree not clean)',
+            stamp.heat_version(), time.strftime('%Y-%m-%d %H:%M',
+                                                time.gmtime()))
+        with open(args.out, 'w') as f:
+            f.write(markdown(args, {k: merged(v) for k, v in rounds.items()},
+                             origin))
+        harness.say('profile -> %s' % args.out)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(harness.main(run))
