@@ -20,6 +20,13 @@ within one call instead, for up to `budget` seconds, then gives the step
 back to Heat (so that a cancel or a timeout is seen at most `budget`
 seconds late). The interval grows with the time spent, so that a long
 operation costs about ten status reads per second at most.
+
+The budget is ExternalResource's (workflow_runs.CHECK_BUDGET), 5 s: with
+2 s, a third of the endings fell in Heat's pause after the poll and were
+noticed half a second late on average, at each level; a segmented chain
+of 100 has three levels in a row (benchmarks/results/2026.2/
+profile-sequential-100.md). A legacy stack's resources share one thread,
+where a poll would hold the others: there a check looks once.
 """
 
 import time
@@ -27,10 +34,15 @@ import time
 from heat_lifecycle_plugins.clients import executions
 
 FIRST_INTERVAL = 0.02
-LAST_INTERVAL = 0.25
+LAST_INTERVAL = 0.1
 # Share of the time already spent that the next pause may take.
 INTERVAL_SHARE = 0.1
-BUDGET = 2.0
+BUDGET = 5.0
+
+
+def budget_for(stack):
+    """Seconds a check of a resource of `stack` may poll (0: look once)."""
+    return BUDGET if stack.convergence else 0
 
 
 def next_interval(elapsed):

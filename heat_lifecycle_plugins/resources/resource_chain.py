@@ -60,7 +60,8 @@ def _polled(check_name):
         stack_resource_check = getattr(super(ResourceChain, self),
                                        check_name)
         return nested_completion.poll_until(
-            lambda: stack_resource_check(cookie))
+            lambda: stack_resource_check(cookie),
+            budget=nested_completion.budget_for(self.stack))
     check.__name__ = check_name
     return check
 

@@ -66,3 +66,20 @@ def test_a_failing_check_propagates():
         assert 'nested stack failed' in str(exc)
     else:
         raise AssertionError('the failure was swallowed')
+
+
+class Stack(object):
+    def __init__(self, convergence):
+        self.convergence = convergence
+
+
+def test_a_legacy_stack_is_looked_at_once_a_step():
+    # Its resources share one thread: a poll would hold the others.
+    assert nested_completion.budget_for(Stack(convergence=False)) == 0
+    assert nested_completion.budget_for(Stack(convergence=True)) == \
+        nested_completion.BUDGET
+    clock = FakeClock()
+    calls = []
+    assert not nested_completion.poll_until(
+        lambda: calls.append(1), budget=0, clock=clock, sleep=clock.sleep)
+    assert calls == [1] and clock.pauses == []
