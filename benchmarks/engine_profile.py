@@ -13,6 +13,7 @@
 
     python -m benchmarks.engine_profile --mode sequential --n 100 --out FILE.md
         [--kinds ours in-tree floor] [--rounds 2] [--py-spy PATH]
+        [--segment-size N]
 
 Issue 33, item 4: where a chain target is missed, what of the engine's
 work is ours and what is Heat's own. The engine of the chain parts
@@ -53,6 +54,9 @@ def parse_args(argv):
     p.add_argument('--rounds', type=int, default=2)
     p.add_argument('--py-spy', default=shutil.which('py-spy'),
                    help='the py-spy command (default: from PATH)')
+    p.add_argument('--segment-size', type=int,
+                   help='ours\' chain_segment_size (default: the option\'s '
+                        'default), to tell the segments\' cost')
     p.add_argument('--out', required=True, help='the summary (markdown)')
     return p.parse_args(argv)
 
@@ -116,8 +120,11 @@ def merged(rounds):
 def markdown(args, by_kind, origin):
     """The summary: per operation, each kind's time and layers."""
     rounds = args.rounds
-    lines = ['# Profile: %s chain of %d, %s' % (args.mode, args.n,
-                                                ', '.join(args.kinds)), '',
+    title = '# Profile: %s chain of %d, %s' % (args.mode, args.n,
+                                               ', '.join(args.kinds))
+    if args.segment_size is not None:
+        title += ' (ours with chain_segment_size %d)' % args.segment_size
+    lines = [title, '',
              origin, '',
              'py-spy, %d samples a second of the thread holding the GIL, '
              '%d round(s) a kind after one uncounted warm-up round; '
@@ -169,6 +176,13 @@ def run(argv=None):
         bench = harness.BenchEngine(os.path.join(scratch, 'engine'))
         bench.setUp()
         try:
+            if args.segment_size is not None:
+                from oslo_config import cfg
+
+                from heat_lifecycle_plugins import config
+                cfg.CONF.set_override('chain_segment_size',
+                                      args.segment_size,
+                                      group=config.GROUP.name)
             chain.warm_up(bench, harness.say)
             rounds = {k: [] for k in args.kinds}
             for r in range(args.rounds):
