@@ -161,14 +161,14 @@ PARTS = (
          dict(warm_up=True, stacks=3, seconds=600.0, fallback=None),
          dict(warm_up=False, stacks=1, seconds=4.0, fallback=12),
          _external_600),
-    Part('feedback', 4, 'time to first feedback, real agent',
+    Part('feedback', 3, 'time to first feedback, real agent',
          DEPLOY + ('heat_lifecycle_plugins/agent', 'benchmarks/feedback.py'),
          True, dict(quick=False), dict(quick=True), _feedback),
-    Part('signals-ours', 8, '5000 signals to one deployment, ours',
+    Part('signals-ours', 4, '5000 signals to one deployment, ours',
          DEPLOY + ('benchmarks/signals.py',), False,
          dict(signals=5000, kinds=OURS_ONLY),
          dict(signals=250, kinds=OURS_ONLY), _signals),
-    Part('signals-in-tree', 10, '5000 signals, in-tree, then with the '
+    Part('signals-in-tree', 4, '5000 signals, in-tree, then with the '
          'remedy', DEPLOY + ('benchmarks/signals.py',), False,
          dict(signals=5000, kinds=IN_TREE), dict(signals=250, kinds=IN_TREE),
          _signals),
