@@ -76,9 +76,11 @@ class Recording(object):
         time.sleep(1)  # py-spy attaches
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, exc_type, *exc):
         self.proc.send_signal(signal.SIGINT)
         _out, err = self.proc.communicate(timeout=120)
+        if exc_type is not None:
+            return False  # the block's error, not py-spy's
         if not os.path.exists(self.path):
             raise harness.BenchmarkError('py-spy wrote nothing: %s' % err)
         with open(self.path) as f:
