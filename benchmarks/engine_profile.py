@@ -87,29 +87,44 @@ class Recording(object):
             self.stacks = summary.read_collapsed(f)
 
 
+class RecordedBench(object):
+    """`bench` whose create, update and delete each run under py-spy.
+
+    chain.lifecycle_round drives it, so that a profile runs the very
+    round the chain parts time; `stacks` holds each operation's samples.
+    """
+
+    def __init__(self, bench, py_spy, scratch, tag):
+        self.bench, self.py_spy = bench, py_spy
+        self.scratch, self.tag = scratch, tag
+        self.stacks = {}
+
+    def __getattr__(self, name):
+        return getattr(self.bench, name)
+
+    def _recorded(self, op, *args, **kwargs):
+        path = os.path.join(self.scratch, '%s-%s.txt' % (op, self.tag))
+        with Recording(self.py_spy, path) as rec:
+            result = getattr(self.bench, op)(*args, **kwargs)
+        self.stacks[op] = rec.stacks
+        return result
+
+    def create(self, *args, **kwargs):
+        return self._recorded('create', *args, **kwargs)
+
+    def update(self, *args, **kwargs):
+        return self._recorded('update', *args, **kwargs)
+
+    def delete(self, *args, **kwargs):
+        return self._recorded('delete', *args, **kwargs)
+
+
 def profiled_round(bench, py_spy, kind, n, concurrent, tag, scratch):
     """A lifecycle round of `kind`; {operation: (seconds, stacks)}."""
-    timeout = chain.timeout_for(n, concurrent, kind)
-    name = 'profile-%s-%d-%s' % (kind.replace('-', ''), n, tag)
-    v1, env1 = chain.stack_args(kind, n, concurrent, 'v1')
-    v2, env2 = chain.stack_args(kind, n, concurrent, 'v2')
-    ident = None
-
-    def create():
-        nonlocal ident
-        seconds, ident = bench.create(v1, name, timeout, environment=env1)
-        return seconds
-    steps = (('create', create),
-             ('update', lambda: bench.update(ident, v2, timeout,
-                                             environment=env2)),
-             ('delete', lambda: bench.delete(ident, timeout)))
-    found = {}
-    for op, step in steps:
-        path = os.path.join(scratch, '%s-%s-%s.txt' % (kind, op, tag))
-        with Recording(py_spy, path) as rec:
-            seconds = step()
-        found[op] = (seconds, rec.stacks)
-    return found
+    recorded = RecordedBench(bench, py_spy, scratch,
+                             '%s-%s' % (kind, tag))
+    times = chain.lifecycle_round(recorded, kind, n, concurrent, tag)[0]
+    return {op: (times[op], recorded.stacks[op]) for op in chain.OPERATIONS}
 
 
 def merged(rounds):
