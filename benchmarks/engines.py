@@ -24,11 +24,15 @@ engine's fake://):
 
 After each create it checks that every member exists once, COMPLETE and
 created once (one CREATE_COMPLETE event each), and at the end that no
-engine logged a lock error (LOCK_ERRORS).
+engine logged a lock error (LOCK_ERRORS). A kind whose stack spends Heat's
+per-stack thread budget (an engine logs THREAD_BUDGET) stops there: its
+failure is recorded, and its later rounds are not run (the stack's threads
+wait for good, so waiting for its action would only take the timeout).
 """
 
 import argparse
 import contextlib
+import functools
 import json
 import os
 import re
@@ -61,6 +65,7 @@ QUIET_LOGGERS = ('amqp=WARN', 'amqplib=WARN', 'sqlalchemy=WARN',
                  'oslo.messaging=INFO', 'oslo_messaging=INFO',
                  'stevedore=WARN', 'urllib3=WARN', 'keystonemiddleware=WARN',
                  'routes.middleware=WARN')
+THREAD_BUDGET = 'Maximum number of threads reached'
 
 
 def engine_settings(rabbitmq, db_url, plugin_dir, empty_dir):
@@ -185,29 +190,76 @@ def lock_errors(engines):
     return found
 
 
-def timed_step(driver, action, start, timeout):
+class BudgetSpent(Exception):
+    """An engine refused a stack's next thread."""
+
+
+class BudgetWatch(object):
+    """driver.wait's on_poll: BudgetSpent once a log says THREAD_BUDGET.
+
+    Reads only what the logs gained since its last look, at most once a
+    `every` seconds.
+    """
+
+    def __init__(self, logs, every=1.0):
+        self.offsets = {log: 0 for log in logs}
+        self.every = every
+        self.looked = None
+
+    def __call__(self, state=None):
+        now = time.monotonic()
+        if self.looked is not None and now - self.looked < self.every:
+            return
+        self.looked = now
+        for log, offset in self.offsets.items():
+            with open(log, errors='replace') as f:
+                f.seek(offset)
+                gained = f.read()
+                self.offsets[log] = f.tell()
+            for line in gained.splitlines():
+                if THREAD_BUDGET in line:
+                    raise BudgetSpent('%s: %s' % (os.path.basename(log),
+                                                  line.strip()[-200:]))
+
+
+def timed_step(driver, action, start, timeout, watch):
     began = time.monotonic()
     ident = start()
-    driver.wait(ident, action, 'COMPLETE', timeout, interval=0.05)
+    driver.wait(ident, action, 'COMPLETE', timeout, interval=0.05,
+                on_poll=watch)
     return time.monotonic() - began, ident
 
 
-def one_round(driver, kind, n, r, timeout):
-    """Create (checked), update, delete; ({op: s}, problems)."""
-    template, env = chain.stack_args(kind, n, True, 'v1')
-    times = {}
-    times['create'], ident = timed_step(driver, 'CREATE', lambda: (
-        driver.create(template, name='multi-%s-%d' % (
-            kind.replace('-', ''), r), environment=env, wait=False)),
-        timeout)
-    problems = member_problems(driver, ident, n)
-    template, env = chain.stack_args(kind, n, True, 'v2')
-    times['update'] = timed_step(driver, 'UPDATE', lambda: (
-        driver.update(ident, template, environment=env, wait=False)),
-        timeout)[0]
-    times['delete'] = timed_step(driver, 'DELETE', lambda: (
-        driver.delete(ident, wait=False), ident)[1], timeout)[0]
-    return times, problems
+def start_step(driver, op, ident, kind, n, r):
+    """Start the stack's `op` (create: version v1, update: v2); its id."""
+    template, env = chain.stack_args(kind, n, True,
+                                     'v1' if op == 'create' else 'v2')
+    if op == 'create':
+        return driver.create(template, name='multi-%s-%d' % (
+            kind.replace('-', ''), r), environment=env, wait=False)
+    if op == 'update':
+        return driver.update(ident, template, environment=env, wait=False)
+    driver.delete(ident, wait=False)
+    return ident
+
+
+def one_round(driver, kind, n, r, timeout, watch):
+    """Create (checked), update, delete; ({op: s}, problems, failure).
+
+    failure: None, or the step at which `watch` saw the budget spent.
+    """
+    times, problems, ident = {}, [], None
+    for op in chain.OPERATIONS:
+        try:
+            times[op], ident = timed_step(
+                driver, op.upper(), functools.partial(
+                    start_step, driver, op, ident, kind, n, r),
+                timeout, watch)
+        except BudgetSpent as exc:
+            return times, problems, 'round %d, %s: %s' % (r, op, exc)
+        if op == 'create':
+            problems = member_problems(driver, ident, n)
+    return times, problems, None
 
 
 def run_rounds(n, rounds, count, workdir):
@@ -222,15 +274,24 @@ def run_rounds(n, rounds, count, workdir):
         samples = {kind: {op: [] for op in chain.OPERATIONS}
                    for kind in kinds}
         problems = {kind: [] for kind in kinds}
+        failures = {}
+        watch = BudgetWatch([engines.path('heat-engine-%d.log' % i)
+                             for i in range(count)])
         for r in range(rounds):
             for kind in chain.rotated(kinds, r):
-                times, found = one_round(driver, kind, n, r, 120 + 3 * n)
-                for op in chain.OPERATIONS:
-                    samples[kind][op].append(times[op])
+                if kind in failures:
+                    continue
+                times, found, failure = one_round(
+                    driver, kind, n, r, 120 + 3 * n, watch)
+                for op, seconds in times.items():
+                    samples[kind][op].append(seconds)
                 problems[kind] += ['round %d: %s' % (r, p) for p in found]
+                if failure:
+                    failures[kind] = failure
         return {'n': n, 'engines': count, 'rounds': rounds,
                 'samples': samples, 'peak_rss': peak_rss(pids),
-                'problems': problems, 'lock_errors': lock_errors(engines)}
+                'problems': problems, 'failures': failures,
+                'lock_errors': lock_errors(engines)}
 
 
 def run(n, rounds, log, count=2):
@@ -279,6 +340,9 @@ def markdown(result):
         lines.append('| %s | %s | %s | %s |' % (
             op, report.fmt(o), report.fmt(i),
             report.fmt(harness.ratio(i, o), 1, 'x')))
+    for kind, failure in sorted(result.get('failures', {}).items()):
+        lines += ['', '%s stopped at %s (its later rounds not run).' % (
+            kind, failure)]
     return '\n'.join(lines)
 
 
@@ -288,14 +352,17 @@ def targets(result):
              'no lock errors' % (result['n'], result['engines']))
     if result.get('failed'):
         return [(title, result['failed'][:200], 'MISSED')]
-    problems = [p for kind in (chain.OURS,)
-                for p in result.get('problems', {}).get(kind, [])]
+    failures = result.get('failures', {})
+    problems = list(result.get('problems', {}).get(chain.OURS, []))
+    problems += [failures[chain.OURS]] if chain.OURS in failures else []
     locks = result.get('lock_errors', [])
     med = medians(result)
     seen = 'in-tree / ours: ' + ', '.join(
-        '%s %.1fx' % (op, harness.ratio(med[chain.INTREE][op],
-                                        med[chain.OURS][op]))
+        '%s %s' % (op, report.fmt(harness.ratio(
+            med[chain.INTREE][op], med[chain.OURS][op]), 1, 'x'))
         for op in chain.OPERATIONS)
+    if chain.INTREE in failures:
+        seen += '; in-tree stopped at ' + failures[chain.INTREE][:150]
     if problems or locks:
         seen += '; ' + '; '.join((problems + locks)[:3])
     return [(title, seen, 'MISSED' if problems or locks else 'met')]

@@ -41,6 +41,7 @@ def test_engines_and_scale_parts_check_what_they_claim(tmp_path):
     engines = found['engines']['data']
     assert not engines.get('failed'), engines
     assert engines['problems'] == {'ours': [], 'in-tree': []}, engines
+    assert engines['failures'] == {}, engines
     assert engines['lock_errors'] == [], engines
     for kind in ('ours', 'in-tree'):
         assert all(len(v) == 1 for v in engines['samples'][kind].values())

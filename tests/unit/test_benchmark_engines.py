@@ -1,0 +1,81 @@
+# Licensed under the Apache License, Version 2.0 (the "License"); you may
+# not use this file except in compliance with the License. You may obtain
+# a copy of the License at
+#
+#      http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+# WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+# License for the specific language governing permissions and limitations
+# under the License.
+"""The two-engine part stops a kind whose stack spent Heat's thread budget.
+
+Its watch reads what the engines' logs gained, and its verdict is ours'
+alone: in-tree stopping is reported beside the ratios, not as a miss.
+"""
+
+import pytest
+
+from benchmarks import engines
+
+LINE = 'ERROR oslo_messaging.rpc.server RuntimeError: %s\n' % (
+    engines.THREAD_BUDGET)
+
+
+def test_watch_raises_on_what_the_logs_gained_since_it_last_looked(
+        tmp_path):
+    logs = [tmp_path / 'heat-engine-0.log', tmp_path / 'heat-engine-1.log']
+    logs[0].write_text('INFO started\n' + LINE)  # before the watch
+    logs[1].write_text('')
+    watch = engines.BudgetWatch([str(log) for log in logs], every=0)
+    with pytest.raises(engines.BudgetSpent):
+        watch()  # its first look reads each log from the start
+    watch()  # nothing gained since
+    with logs[1].open('a') as f:
+        f.write('INFO a check_resource\n')
+    watch()
+    with logs[1].open('a') as f:
+        f.write(LINE)
+    with pytest.raises(engines.BudgetSpent, match='heat-engine-1.log'):
+        watch()
+
+
+def test_watch_looks_at_most_once_a_period(tmp_path):
+    log = tmp_path / 'heat-engine-0.log'
+    log.write_text('')
+    watch = engines.BudgetWatch([str(log)], every=3600)
+    watch()
+    log.write_text(LINE)
+    watch()  # within the hour: not read
+
+
+def result(failures, ours_problems=()):
+    samples = {'ours': {'create': [1.0, 1.2], 'update': [2.0, 2.0],
+                        'delete': [1.0, 1.0]},
+               'in-tree': {'create': [3.0], 'update': [4.0], 'delete': []}}
+    return {'n': 500, 'engines': 2, 'rounds': 2, 'samples': samples,
+            'peak_rss': 2 ** 30, 'failures': failures,
+            'problems': {'ours': list(ours_problems), 'in-tree': []},
+            'lock_errors': []}
+
+
+def test_in_tree_stopping_is_reported_not_a_miss():
+    failure = 'round 0, delete: heat-engine-0.log: ' + LINE.strip()
+    found = result({'in-tree': failure})
+    [(title, seen, verdict)] = engines.targets(found)
+    assert verdict == 'met'
+    assert 'create 2.7x' in seen and 'delete n/a' in seen
+    assert 'in-tree stopped at round 0, delete' in seen
+    text = engines.markdown(found)
+    assert 'in-tree stopped at round 0, delete' in text
+    assert '| delete | 1.00 | n/a | n/a |' in text
+
+
+def test_ours_stopping_or_a_member_twice_is_a_miss():
+    stopped = result({'ours': 'round 1, update: heat-engine-1.log: x'})
+    assert engines.targets(stopped)[0][2] == 'MISSED'
+    assert 'round 1, update' in engines.targets(stopped)[0][1]
+    twice = result({}, ['round 0: 501 members, not 500'])
+    assert engines.targets(twice)[0][2] == 'MISSED'
+    assert twice['problems']['ours'] == ['round 0: 501 members, not 500']
