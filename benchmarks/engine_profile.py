@@ -62,12 +62,17 @@ def parse_args(argv):
 
 
 class Recording(object):
-    """py-spy recording this process while the block runs."""
+    """py-spy recording a process while the block runs (this one: pid None).
 
-    def __init__(self, py_spy, path):
-        self.argv = [py_spy, 'record', '--pid', str(os.getpid()), '--rate',
-                     str(RATE), '--gil', '--nonblocking', '--format', 'raw',
-                     '--full-filenames', '--output', path]
+    how: py-spy's flags of what to sample (default: threads holding the
+    GIL).
+    """
+
+    def __init__(self, py_spy, path, pid=None, how=('--gil',)):
+        self.argv = [py_spy, 'record', '--pid', str(pid or os.getpid()),
+                     '--rate', str(RATE)] + list(how) + [
+                         '--nonblocking', '--format', 'raw',
+                         '--full-filenames', '--output', path]
         self.path = path
 
     def __enter__(self):

@@ -74,11 +74,23 @@ def _matches(frame, marks):
                for fragment, want in marks)
 
 
-def layer_of(frames):
-    """The layer a sample is counted to (LAYERS' order decides)."""
-    for name, marks in LAYERS:
+def layer_of(frames, layers=LAYERS):
+    """The layer a sample is counted to (the order of `layers` decides)."""
+    for name, marks in layers:
         if any(_matches(f, marks) for f in frames):
             return name
+    return OTHER
+
+
+def doing(frames, activities):
+    """What a sample was doing: the activity of its innermost frame in one.
+
+    activities: (name, marks) as LAYERS; OTHER when no frame is in one.
+    """
+    for frame in reversed(frames):
+        for name, marks in activities:
+            if _matches(frame, marks):
+                return name
     return OTHER
 
 
@@ -88,6 +100,12 @@ def layers(stacks):
     for frames, count in stacks:
         found[layer_of(frames)] += count
     return found
+
+
+def on_path(stacks, marks):
+    """The stacks with a frame in `marks` (a path fragment, function)."""
+    return [(frames, count) for frames, count in stacks
+            if any(_matches(f, marks) for f in frames)]
 
 
 def short_path(path):

@@ -11,6 +11,8 @@
 # under the License.
 """How an engine profile (benchmarks/engine_profile.py) reads py-spy."""
 
+import pytest
+
 from benchmarks import profile_summary as summary
 
 SITE = '/v/lib/python3.11/site-packages/'
@@ -49,3 +51,40 @@ def test_grown_lists_what_ours_spends_more_on():
     grown = dict(summary.grown(ours, theirs))
     assert grown['run (heat/engine/worker.py)'] == 5
     assert 'execute (sqlalchemy/engine/base.py)' not in grown
+
+
+CFN = [
+    # heat-api-cfn's request thread: waiting for Keystone's ec2tokens.
+    'process 9:"gunicorn";run (%sgunicorn/workers/gthread.py:1);__call__ '
+    '(%sheat/api/aws/ec2token.py:135);post (%skeystoneauth1/session.py:5);'
+    'recv (%sssl.py:1) 30\n' % (SITE, SITE, SITE, '/v/lib/python3.11/'),
+    # ... then for the engine's answer to its RPC.
+    'process 9:"gunicorn";__call__ (%sheat/api/cfn/v1/signal.py:4);call '
+    '(%soslo_messaging/rpc/client.py:9);wait (%soslo_messaging/_drivers/'
+    'amqpdriver.py:3) 12\n' % (SITE, SITE, SITE),
+    # An idle thread of the same worker: not on the path.
+    'process 9:"gunicorn";run (%sgunicorn/workers/gthread.py:1);wait '
+    '(/v/lib/python3.11/threading.py:320) 500\n' % SITE,
+]
+
+
+def test_a_sample_is_what_its_innermost_known_frame_does():
+    from benchmarks import told_profile
+    stacks = summary.read_collapsed(CFN)
+    path = summary.on_path(stacks, told_profile.SIGNAL_PATH['heat-api-cfn'])
+    assert [c for _f, c in path] == [30, 12]
+    per = told_profile.split(path, told=2)
+    assert per['waiting on Keystone (HTTP)'] == pytest.approx(0.15)
+    assert per['waiting on the engine (RPC)'] == pytest.approx(0.06)
+    assert sum(per.values()) == pytest.approx(0.21)
+    # The innermost frame decides, not the first of ACTIVITIES' order:
+    # the engine's handler under the RPC server is the engine's work.
+    engine = summary.read_collapsed([
+        'dispatch (%soslo_messaging/rpc/dispatcher.py:3);resource_signal '
+        '(%sheat/engine/service.py:1953);execute (%ssqlalchemy/engine/'
+        'base.py:9) 4\n' % (SITE, SITE, SITE)])
+    assert summary.doing(engine[0][0], told_profile.ACTIVITIES) == 'database'
+    assert summary.doing(engine[0][0][:1], told_profile.ACTIVITIES) == (
+        'messaging')
+    assert summary.doing(engine[0][0][:0], told_profile.ACTIVITIES) == (
+        summary.OTHER)

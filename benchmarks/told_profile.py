@@ -1,0 +1,174 @@
+# Licensed under the Apache License, Version 2.0 (the "License"); you may
+# not use this file except in compliance with the License. You may obtain
+# a copy of the License at
+#
+#      http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+# WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+# License for the specific language governing permissions and limitations
+# under the License.
+"""Where the told ExternalResource's SUCCESS -> COMPLETE goes.
+
+    python -m benchmarks.told_profile --out FILE.md [--rounds 6]
+        [--py-spy PATH]
+
+Issue 33, item 4, for the "told <= 0.3 s" target: the external parts'
+loopback cloud (benchmarks/external_cloud.py) runs their short case (2 s
+workflows, one stack at a time, ours and in-tree in turn) while py-spy
+records heat-api-cfn, Keystone and heat-engine, with their workers, from
+outside (--nonblocking). Every thread is sampled, waiting too (--idle),
+so a count is thread-seconds: of the threads on the signal's path in each
+process (SIGNAL_PATH), split by what the innermost known frame was doing
+(ACTIVITIES), per told stack. FILE.md also gets the case's own split of
+the latency (benchmarks/external.py). py-spy is not a project
+dependency: `pip install py-spy`, then --py-spy or PATH.
+"""
+
+import argparse
+import contextlib
+import os
+import shutil
+import sys
+import tempfile
+import time
+
+from benchmarks import engine_profile
+from benchmarks import external
+from benchmarks import external_cases as cases
+from benchmarks import external_cloud
+from benchmarks import harness
+from benchmarks import profile_summary as summary
+from benchmarks import stamp
+
+RATE = engine_profile.RATE
+HOW = ('--idle', '--subprocesses')
+# A process's samples on the signal's path: a frame in one of these.
+SIGNAL_PATH = {
+    'heat-api-cfn': (('heat/api/', None),),
+    'keystone': (('keystone/api/ec2tokens.py', None),
+                 ('keystone/api/_shared/EC2_S3_Resource.py', None)),
+    'heat-engine': (('heat/engine/service.py', 'resource_signal'),
+                    ('heat_lifecycle_plugins/', None)),
+}
+ACTIVITIES = (
+    ('ours', (('heat_lifecycle_plugins/', None),)),
+    ('waiting on Keystone (HTTP)', (('keystoneauth1/', None),
+                                    ('requests/', None),
+                                    ('urllib3/', None))),
+    ('waiting on the engine (RPC)', (('oslo_messaging/', 'call'),
+                                     ('oslo_messaging/', 'wait'))),
+    ('database', (('sqlalchemy/', None), ('pymysql/', None),
+                  ('oslo_db/', None), ('heat/db/', None),
+                  ('heat/objects/', None), ('keystone/common/sql/', None))),
+    ('tokens and credentials', (('keystone/token/', None),
+                                ('keystone/credential/', None),
+                                ('cryptography/', None),
+                                ('hmac.py', None))),
+    ('policy', (('oslo_policy/', None),)),
+    ('messaging', (('oslo_messaging/', None), ('kombu/', None),
+                   ('amqp/', None))),
+    ('stack and templates', (('heat/engine/', None),)),
+    ('logging', (('oslo_log/', None), ('logging/', None))),
+)
+NAMES = tuple(name for name, _m in ACTIVITIES) + (summary.OTHER,)
+
+
+def parse_args(argv):
+    p = argparse.ArgumentParser(prog='python -m benchmarks.told_profile')
+    p.add_argument('--rounds', type=int, default=6)
+    p.add_argument('--py-spy', default=shutil.which('py-spy'))
+    p.add_argument('--out', required=True, help='the summary (markdown)')
+    return p.parse_args(argv)
+
+
+def processes(cloud):
+    """{name: pid} of the recorded processes (the first of each name)."""
+    found = {}
+    for name, pid in cloud.all_processes():
+        found.setdefault(name, pid)
+    missing = set(SIGNAL_PATH) - set(found)
+    if missing:
+        raise harness.BenchmarkError('no %s among the cloud\'s processes %s'
+                                     % (sorted(missing), sorted(found)))
+    return {name: found[name] for name in SIGNAL_PATH}
+
+
+def split(stacks, told):
+    """{activity: thread-seconds per told stack} of the path's stacks."""
+    found = dict.fromkeys(NAMES, 0)
+    for frames, count in stacks:
+        found[summary.doing(frames, ACTIVITIES)] += count
+    return {name: n / RATE / told for name, n in found.items()}
+
+
+def markdown(recorded, case, told, origin, top=8):
+    lines = ['# Profile: ExternalResource told, 2 s workflows, one stack '
+             'at a time', '', origin, '',
+             'py-spy, %d samples a second of every thread (waiting too), '
+             'of heat-api-cfn, Keystone and heat-engine with their workers; '
+             'thread-seconds per told stack (%d) of the threads on the '
+             'signal\'s path in each process, by what the innermost known '
+             'frame was doing. heat-engine\'s include ours\' whole create '
+             '(its looks while the workflow runs).' % (RATE, told)] + \
+        external.told_split(case)[1:] + ['']
+    lines += ['| process | on the path s | ' + ' | '.join(NAMES) + ' |',
+              '|---|---:|' + '---:|' * len(NAMES)]
+    for name, stacks in recorded.items():
+        per = split(summary.on_path(stacks, SIGNAL_PATH[name]), told)
+        lines.append('| %s | %.3f | %s |' % (
+            name, sum(per.values()), ' | '.join('%.3f' % per[n]
+                                                for n in NAMES)))
+    for name, stacks in recorded.items():
+        found = summary.inclusive(summary.on_path(stacks, SIGNAL_PATH[name]))
+        lines += ['', '## %s: functions on the path' % name, '',
+                  '| function (with it on the stack) | s per told stack |',
+                  '|---|---:|']
+        for key, n in found.most_common(top):
+            lines.append('| `%s` | %.3f |' % (key, n / RATE / told))
+    return '\n'.join(lines) + '\n'
+
+
+def recorded_case(args, scratch):
+    """The short case under py-spy; ({process: stacks}, the case)."""
+    env = external_cloud.ExternalCloud(os.path.join(scratch, 'cloud'))
+    try:
+        env.start()
+        cases.warm_up(env, harness.say)
+        with contextlib.ExitStack() as recording:
+            recorded = {name: recording.enter_context(
+                engine_profile.Recording(
+                    args.py_spy, os.path.join(scratch, name + '.txt'), pid,
+                    HOW))
+                for name, pid in processes(env.cloud).items()}
+            case = cases.in_rounds(env, 'short', args.rounds, 1, 2.0,
+                                   harness.say)
+    finally:
+        env.stop()
+    return {name: r.stacks for name, r in recorded.items()}, case
+
+
+def run(argv=None):
+    args = parse_args(argv)
+    if not args.py_spy:
+        print('py-spy not found: pip install py-spy, then --py-spy PATH')
+        return 2
+    scratch = tempfile.mkdtemp(prefix='hlp-told-')
+    try:
+        recorded, case = recorded_case(args, scratch)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+    origin = 'Commit %s%s, Heat %s, %s UTC.' % (
+        stamp.git('rev-parse', '--short=10', 'HEAD'),
+        '' if stamp.tree_clean() else ' (tree not clean)',
+        stamp.heat_version(), time.strftime('%Y-%m-%d %H:%M', time.gmtime()))
+    told = len(external._told(case))  # ours' stacks told, SIGNAL seen
+    with open(args.out, 'w') as f:
+        f.write(markdown(recorded, case, max(told, 1), origin))
+    harness.say('profile -> %s' % args.out)
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(harness.main(run))
