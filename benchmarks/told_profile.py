@@ -20,13 +20,14 @@ workflows, one stack at a time, ours and in-tree in turn) while py-spy
 records heat-api-cfn, Keystone and heat-engine, with their workers, from
 outside (--nonblocking). Every thread is sampled, waiting too (--idle),
 so a count is thread-seconds: of the threads on the signal's path in each
-process (SIGNAL_PATH), split by what the innermost known frame was doing
+process (ROWS), split by what the innermost known frame was doing
 (ACTIVITIES), per told stack. FILE.md also gets the case's own split of
 the latency (benchmarks/external.py). py-spy is not a project
 dependency: `pip install py-spy`, then --py-spy or PATH.
 """
 
 import argparse
+import collections
 import contextlib
 import os
 import shutil
@@ -44,14 +45,25 @@ from benchmarks import stamp
 
 RATE = engine_profile.RATE
 HOW = ('--idle', '--subprocesses')
-# A process's samples on the signal's path: a frame in one of these.
-SIGNAL_PATH = {
-    'heat-api-cfn': (('heat/api/', None),),
-    'keystone': (('keystone/api/ec2tokens.py', None),
-                 ('keystone/api/_shared/EC2_S3_Resource.py', None)),
-    'heat-engine': (('heat/engine/service.py', 'resource_signal'),
-                    ('heat_lifecycle_plugins/', None)),
-}
+# The rows: (row, process, its samples with a frame in these, less those
+# with a frame in these).
+SIGNAL_RESOURCE = ('heat/engine/service.py', 'resource_signal')
+ROWS = (
+    ('heat-api-cfn: the signal request', 'heat-api-cfn',
+     (('heat/api/', None),), ()),
+    ('Keystone: ec2tokens', 'keystone',
+     (('keystone/api/ec2tokens.py', None),
+      ('keystone/api/_shared/EC2_S3_Resource.py', None)), ()),
+    ('Keystone: auth, every client\'s', 'keystone',
+     (('keystone/api/auth.py', None),), ()),
+    ('heat-engine: resource_signal', 'heat-engine', (SIGNAL_RESOURCE,), ()),
+    ('heat-engine: ours\' create, its waits too', 'heat-engine',
+     (('heat_lifecycle_plugins/', None),), (SIGNAL_RESOURCE,)),
+)
+PROCESSES = ('heat-api-cfn', 'keystone', 'heat-engine')
+# Where the functions table looks: the innermost frame in one of these.
+OPENSTACK = ('heat/', 'heat_lifecycle_plugins/', 'keystone/', 'oslo_',
+             'keystoneauth1/', 'keystonemiddleware/')
 ACTIVITIES = (
     ('ours', (('heat_lifecycle_plugins/', None),)),
     ('waiting on Keystone (HTTP)', (('keystoneauth1/', None),
@@ -88,11 +100,32 @@ def processes(cloud):
     found = {}
     for name, pid in cloud.all_processes():
         found.setdefault(name, pid)
-    missing = set(SIGNAL_PATH) - set(found)
+    missing = set(PROCESSES) - set(found)
     if missing:
         raise harness.BenchmarkError('no %s among the cloud\'s processes %s'
                                      % (sorted(missing), sorted(found)))
-    return {name: found[name] for name in SIGNAL_PATH}
+    return {name: found[name] for name in PROCESSES}
+
+
+def row_stacks(recorded, process, marks, less):
+    """The process's stacks with a frame in marks and none in less."""
+    return [(frames, n) for frames, n in summary.on_path(
+        recorded[process], marks) if not summary.on_path([(frames, n)], less)]
+
+
+def innermost_openstack(stacks):
+    """{'function (path)': samples}: each sample's innermost OpenStack frame.
+
+    OpenStack: a path starting with one of OPENSTACK.
+    """
+    found = collections.Counter()
+    for frames, count in stacks:
+        for function, path in reversed(frames):
+            short = summary.short_path(path)
+            if short.startswith(OPENSTACK):
+                found['%s (%s)' % (function, short)] += count
+                break
+    return found
 
 
 def split(stacks, told):
@@ -103,29 +136,30 @@ def split(stacks, told):
     return {name: n / RATE / told for name, n in found.items()}
 
 
-def markdown(recorded, case, told, origin, top=8):
+def markdown(recorded, case, told, origin, top=6):
     lines = ['# Profile: ExternalResource told, 2 s workflows, one stack '
              'at a time', '', origin, '',
              'py-spy, %d samples a second of every thread (waiting too), '
              'of heat-api-cfn, Keystone and heat-engine with their workers; '
              'thread-seconds per told stack (%d) of the threads on the '
-             'signal\'s path in each process, by what the innermost known '
-             'frame was doing. heat-engine\'s include ours\' whole create '
-             '(its looks while the workflow runs).' % (RATE, told)] + \
+             'signal\'s path, by what the innermost known frame was doing. '
+             'Keystone\'s auth row counts every client\'s tokens (Mistral\'s '
+             'and the engine\'s too); the engine\'s last row, ours\' whole '
+             'create, while the workflow runs too.' % (RATE, told)] + \
         external.told_split(case)[1:] + ['']
-    lines += ['| process | on the path s | ' + ' | '.join(NAMES) + ' |',
+    lines += ['| on the path | s | ' + ' | '.join(NAMES) + ' |',
               '|---|---:|' + '---:|' * len(NAMES)]
-    for name, stacks in recorded.items():
-        per = split(summary.on_path(stacks, SIGNAL_PATH[name]), told)
+    rows = [(row, row_stacks(recorded, process, marks, less))
+            for row, process, marks, less in ROWS]
+    for row, stacks in rows:
+        per = split(stacks, told)
         lines.append('| %s | %.3f | %s |' % (
-            name, sum(per.values()), ' | '.join('%.3f' % per[n]
-                                                for n in NAMES)))
-    for name, stacks in recorded.items():
-        found = summary.inclusive(summary.on_path(stacks, SIGNAL_PATH[name]))
-        lines += ['', '## %s: functions on the path' % name, '',
-                  '| function (with it on the stack) | s per told stack |',
-                  '|---|---:|']
-        for key, n in found.most_common(top):
+            row, sum(per.values()), ' | '.join('%.3f' % per[n]
+                                               for n in NAMES)))
+    for row, stacks in rows:
+        lines += ['', '## %s: the innermost OpenStack functions' % row, '',
+                  '| function | s per told stack |', '|---|---:|']
+        for key, n in innermost_openstack(stacks).most_common(top):
             lines.append('| `%s` | %.3f |' % (key, n / RATE / told))
     return '\n'.join(lines) + '\n'
 

@@ -71,8 +71,12 @@ CFN = [
 def test_a_sample_is_what_its_innermost_known_frame_does():
     from benchmarks import told_profile
     stacks = summary.read_collapsed(CFN)
-    path = summary.on_path(stacks, told_profile.SIGNAL_PATH['heat-api-cfn'])
+    row, process, marks, less = told_profile.ROWS[0]
+    path = told_profile.row_stacks({process: stacks}, process, marks, less)
     assert [c for _f, c in path] == [30, 12]
+    assert told_profile.innermost_openstack(path) == {
+        'post (keystoneauth1/session.py)': 30,
+        'wait (oslo_messaging/_drivers/amqpdriver.py)': 12}
     per = told_profile.split(path, told=2)
     assert per['waiting on Keystone (HTTP)'] == pytest.approx(0.15)
     assert per['waiting on the engine (RPC)'] == pytest.approx(0.06)
@@ -88,3 +92,22 @@ def test_a_sample_is_what_its_innermost_known_frame_does():
         'messaging')
     assert summary.doing(engine[0][0][:0], told_profile.ACTIVITIES) == (
         summary.OTHER)
+
+
+def test_the_engine_rows_part_the_signal_rpc_from_ours_create():
+    from benchmarks import told_profile
+    stacks = summary.read_collapsed([
+        # The RPC's handler calling ours' signal handling.
+        'resource_signal (%sheat/engine/service.py:1953);handle_signal '
+        '(%sheat_lifecycle_plugins/resources/external_resource.py:9) 5\n'
+        % (SITE, SITE),
+        # Ours' check, in a worker thread.
+        'run (%sheat/engine/worker.py:10);check_create_complete '
+        '(%sheat_lifecycle_plugins/resources/external_resource.py:20) 8\n'
+        % (SITE, SITE)])
+    counts = {row: sum(n for _f, n in told_profile.row_stacks(
+        {'heat-engine': stacks}, process, marks, less))
+        for row, process, marks, less in told_profile.ROWS
+        if process == 'heat-engine'}
+    assert counts == {'heat-engine: resource_signal': 5,
+                      "heat-engine: ours' create, its waits too": 8}
