@@ -69,9 +69,11 @@ def read_collapsed(lines):
 
 
 def _matches(frame, marks):
+    """Whether a frame is in marks; py-spy names methods Class.method."""
     function, path = frame
-    return any(fragment in path and (want is None or function == want)
-               for fragment, want in marks)
+    return any(fragment in path and (
+        want is None or function == want or function.endswith('.' + want))
+        for fragment, want in marks)
 
 
 def layer_of(frames, layers=LAYERS):
