@@ -152,7 +152,8 @@ def markdown(args, by_kind, origin):
              '%d round(s) a kind after one uncounted warm-up round; '
              'seconds of Python work per round, by layer (a sample counts '
              'to the first layer, in this order, one of its frames is in: '
-             'the benchmark\'s 20 ms poll of the stack, our plugin\'s code '
+             'the benchmark\'s own calls in the engine\'s process (its '
+             '20 ms poll of the stack until it moved out), our plugin\'s code '
              'and what it calls, the in-tree chain\'s, the database, '
              'templates and functions, messaging, the rest of Heat).'
              % (RATE, rounds), '']

@@ -33,7 +33,7 @@ RES = 'heat_lifecycle_plugins/resources/'
 COMMON = ('heat_lifecycle_plugins/heat_internals.py',
           'heat_lifecycle_plugins/plugin_dir_loader.py',
           'heat_lifecycle_plugins/registry.py', 'benchmarks/harness.py',
-          'benchmarks/upstream_types.py')
+          'benchmarks/upstream_types.py', 'benchmarks/stack_watch.py')
 CHAIN = COMMON + (RES + 'resource_chain.py', RES + 'chain_*',
                   RES + 'nested_completion.py', 'benchmarks/chain.py',
                   'examples/benchmarks.yaml')
