@@ -69,8 +69,9 @@ ACTIVITIES = (
     ('waiting on Keystone (HTTP)', (('keystoneauth1/', None),
                                     ('requests/', None),
                                     ('urllib3/', None))),
-    ('waiting on the engine (RPC)', (('oslo_messaging/', 'call'),
-                                     ('oslo_messaging/', 'wait'))),
+    # A call's reply is awaited in ReplyWaiters.get, below call().
+    ('waiting on the engine (RPC)', (('amqpdriver.py', 'ReplyWaiters.get'),
+                                     ('oslo_messaging/', 'call'))),
     ('database', (('sqlalchemy/', None), ('pymysql/', None),
                   ('oslo_db/', None), ('heat/db/', None),
                   ('heat/objects/', None), ('keystone/common/sql/', None))),

@@ -63,9 +63,10 @@ CFN = [
     '(%sheat/api/aws/ec2token.py:135);post (%skeystoneauth1/session.py:5);'
     'recv (%sssl.py:1) 30\n' % (SITE, SITE, SITE, '/v/lib/python3.11/'),
     # ... then for the engine's answer to its RPC.
-    'process 9:"gunicorn";__call__ (%sheat/api/cfn/v1/signal.py:4);call '
-    '(%soslo_messaging/rpc/client.py:9);wait (%soslo_messaging/_drivers/'
-    'amqpdriver.py:3) 12\n' % (SITE, SITE, SITE),
+    'process 9:"gunicorn";__call__ (%sheat/api/cfn/v1/signal.py:4);'
+    '_BaseCallContext.call (%soslo_messaging/rpc/client.py:9);ReplyWaiters.'
+    'get (%soslo_messaging/_drivers/amqpdriver.py:3) 12\n'
+    % (SITE, SITE, SITE),
     # An idle thread of the same worker: not on the path.
     'process 9:"gunicorn";run (%sgunicorn/workers/gthread.py:1);wait '
     '(/v/lib/python3.11/threading.py:320) 500\n' % SITE,
@@ -80,7 +81,7 @@ def test_a_sample_is_what_its_innermost_known_frame_does():
     assert [c for _f, c in path] == [30, 12]
     assert told_profile.innermost_openstack(path) == {
         'post (keystoneauth1/session.py)': 30,
-        'wait (oslo_messaging/_drivers/amqpdriver.py)': 12}
+        'ReplyWaiters.get (oslo_messaging/_drivers/amqpdriver.py)': 12}
     per = told_profile.split(path, told=2)
     assert per['waiting on Keystone (HTTP)'] == pytest.approx(0.15)
     assert per['waiting on the engine (RPC)'] == pytest.approx(0.06)
