@@ -41,6 +41,7 @@ from benchmarks import profile_summary as summary
 from benchmarks import stamp
 
 RATE = 100
+NO_PY_SPY = 'py-spy not found: pip install py-spy, then --py-spy PATH'
 
 
 def parse_args(argv):
@@ -189,10 +190,18 @@ def _grown_sections(by_kind, rounds):
     return lines
 
 
+def origin():
+    """A profile's first line: the commit, the tree, Heat, the time."""
+    return 'Commit %s%s, Heat %s, %s UTC.' % (
+        stamp.git('rev-parse', '--short=10', 'HEAD'),
+        '' if stamp.tree_clean() else ' (tree not clean)',
+        stamp.heat_version(), time.strftime('%Y-%m-%d %H:%M', time.gmtime()))
+
+
 def run(argv=None):
     args = parse_args(argv)
     if not args.py_spy:
-        print('py-spy not found: pip install py-spy, then --py-spy PATH')
+        print(NO_PY_SPY)
         return 2
     scratch = tempfile.mkdtemp(prefix='hlp-profile-')
     try:
@@ -218,14 +227,9 @@ def run(argv=None):
                         for op in chain.OPERATIONS)))
         finally:
             bench.cleanUp()
-        origin = 'Commit %s%s, Heat %s, %s UTC.' % (
-            stamp.git('rev-parse', '--short=10', 'HEAD'),
-            '' if stamp.tree_clean() else ' (tree not clean)',
-            stamp.heat_version(), time.strftime('%Y-%m-%d %H:%M',
-                                                time.gmtime()))
         with open(args.out, 'w') as f:
             f.write(markdown(args, {k: merged(v) for k, v in rounds.items()},
-                             origin))
+                             origin()))
         harness.say('profile -> %s' % args.out)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)

@@ -76,9 +76,9 @@ def _matches(frame, marks):
         for fragment, want in marks)
 
 
-def layer_of(frames, layers=LAYERS):
-    """The layer a sample is counted to (the order of `layers` decides)."""
-    for name, marks in layers:
+def layer_of(frames):
+    """The layer a sample is counted to (LAYERS' order decides)."""
+    for name, marks in LAYERS:
         if any(_matches(f, marks) for f in frames):
             return name
     return OTHER

@@ -33,7 +33,6 @@ import os
 import shutil
 import sys
 import tempfile
-import time
 
 from benchmarks import engine_profile
 from benchmarks import external
@@ -41,7 +40,6 @@ from benchmarks import external_cases as cases
 from benchmarks import external_cloud
 from benchmarks import harness
 from benchmarks import profile_summary as summary
-from benchmarks import stamp
 
 RATE = engine_profile.RATE
 HOW = ('--idle', '--subprocesses')
@@ -187,20 +185,17 @@ def recorded_case(args, scratch):
 def run(argv=None):
     args = parse_args(argv)
     if not args.py_spy:
-        print('py-spy not found: pip install py-spy, then --py-spy PATH')
+        print(engine_profile.NO_PY_SPY)
         return 2
     scratch = tempfile.mkdtemp(prefix='hlp-told-')
     try:
         recorded, case = recorded_case(args, scratch)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
-    origin = 'Commit %s%s, Heat %s, %s UTC.' % (
-        stamp.git('rev-parse', '--short=10', 'HEAD'),
-        '' if stamp.tree_clean() else ' (tree not clean)',
-        stamp.heat_version(), time.strftime('%Y-%m-%d %H:%M', time.gmtime()))
     told = len(external._told(case))  # ours' stacks told, SIGNAL seen
     with open(args.out, 'w') as f:
-        f.write(markdown(recorded, case, max(told, 1), origin))
+        f.write(markdown(recorded, case, max(told, 1),
+                         engine_profile.origin()))
     harness.say('profile -> %s' % args.out)
     return 0
 
