@@ -39,6 +39,7 @@ import os
 import re
 import time
 
+from benchmarks import external_cloud
 from benchmarks import harness
 from benchmarks.upstream_types import UPSTREAM_DEPLOYMENT
 from heat_lifecycle_fixtures.cloud import Cloud
@@ -130,7 +131,8 @@ def run(bench, log, quick=False):
     workdir = os.path.join(bench.workdir, 'cloud')
     samples = {OURS: [], INTREE: []}
     with Cloud(workdir, with_mistral=False,
-               heat_plugins=[harness.UPSTREAM_PLUGIN]) as cloud:
+               heat_plugins=[harness.UPSTREAM_PLUGIN],
+               keystone_options=external_cloud.KEYSTONE_AS_DEPLOYED) as cloud:
         for r in range(rounds):
             for kind in samples:
                 s = measure_once(cloud, kind, workdir)
