@@ -70,21 +70,33 @@ def marks(result):
     return found
 
 
+def speed_text(stamp):
+    """The speed probe's seconds before / after ('-' where not taken)."""
+    def one(found):
+        if not found:
+            return '-'
+        return '%.2f, %.2f' % (found['interpreter'], found['gc'])
+    return '%s / %s' % (one(stamp.get('speed_before')),
+                        one(stamp.get('speed_after')))
+
+
 def origin_markdown(results):
     lines = ['| part | commit | date (UTC) | Heat | cores | load before / '
-             'after | minutes | marks |',
-             '|---|---|---|---|---:|---|---:|---|']
+             'after | speed probe s (loop, gc) before / after | minutes '
+             '| marks |',
+             '|---|---|---|---|---:|---|---|---:|---|']
     for part in parts.PARTS:
         r = results.get(part.name)
         if r is None:
-            lines.append('| %s | not measured | | | | | | |' % part.name)
+            lines.append('| %s | not measured | | | | | | | |' % part.name)
             continue
         s = r['stamp']
-        lines.append('| %s | %s | %s | %s | %d | %.2f / %.2f | %.1f | %s |'
-                     % (part.name, s['commit'][:10], s['date'], s['heat'],
-                        s['machine']['cores'], s['load_before'][0],
-                        s['load_after'][0], s['minutes'],
-                        ', '.join(marks(r)) or 'ok'))
+        lines.append('| %s | %s | %s | %s | %d | %.2f / %.2f | %s | %.1f '
+                     '| %s |' % (part.name, s['commit'][:10], s['date'],
+                                 s['heat'], s['machine']['cores'],
+                                 s['load_before'][0], s['load_after'][0],
+                                 speed_text(s), s['minutes'],
+                                 ', '.join(marks(r)) or 'ok'))
     return '\n'.join(lines)
 
 

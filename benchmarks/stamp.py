@@ -21,14 +21,20 @@ marked busy. A cloud's workers outlive their master when it stops first
 (Keystone's gunicorn, heat-engine's): this process adopts such orphans
 (a child subreaper), so their CPU stays in its count instead of leaving
 with init.
+
+Neither says how fast the machine itself ran: a VM's host may lend its
+cores elsewhere with no load or steal time showing here (seen: the same
+concurrent round 30 % slower an hour later). `speed` times PROBE, a
+fixed piece of Python work in a fresh interpreter, before and after.
 """
 
 import ctypes
 import ctypes.util
-
+import json
 import os
 import platform
 import subprocess
+import sys
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -46,6 +52,23 @@ FOREIGN_MAX = 0.25
 BUSY_FIELDS = (0, 1, 2, 5, 6, 7)
 TICK = os.sysconf('SC_CLK_TCK')
 PR_SET_CHILD_SUBREAPER = 36
+# The interpreter's loop, then a full collection of a 300000-object heap
+# (the engine's is about that size): the median of 3 of each, in seconds.
+PROBE = """
+import gc, json, statistics, time
+heap = [{'n': [i, str(i)], 't': (i,)} for i in range(300000)]
+def seconds(work):
+    began = time.perf_counter()
+    work()
+    return time.perf_counter() - began
+def loop():
+    total = 0
+    for i in range(2000000):
+        total += i * i % 7
+print(json.dumps({name: round(statistics.median(
+    seconds(work) for _ in range(3)), 3)
+    for name, work in (('interpreter', loop), ('gc', gc.collect))}))
+"""
 
 
 def git(*args, cwd=None):
@@ -97,6 +120,15 @@ def reap_adopted():
                 pass  # its Popen reaped it meanwhile
 
 
+def speed():
+    """PROBE's seconds now: {'interpreter': s, 'gc': s}; None if it failed."""
+    proc = subprocess.run([sys.executable, '-c', PROBE], text=True,
+                          capture_output=True, timeout=120)
+    if proc.returncode != 0:
+        return None
+    return json.loads(proc.stdout)
+
+
 def begin(busy):
     """The stamp of a part about to run (load average before it)."""
     adopted = adopt_orphans()
@@ -109,6 +141,7 @@ def begin(busy):
                     'platform': platform.platform(),
                     'python': platform.python_version()},
         'load_before': list(os.getloadavg()),
+        'speed_before': speed(),
         'busy': busy,
         'orphans_adopted': adopted,
         'started': time.monotonic(),
@@ -117,7 +150,7 @@ def begin(busy):
 
 
 def end(stamp):
-    """The stamp once the part ran: load average after, wall minutes."""
+    """The stamp once the part ran: load average after, wall minutes, speed."""
     stamp = dict(stamp)
     stamp['load_after'] = list(os.getloadavg())
     wall = time.monotonic() - stamp.pop('started')
@@ -125,6 +158,7 @@ def end(stamp):
     stamp['foreign_cores'] = foreign_cores(
         stamp.pop('cpu_started'), cpu_snapshot(), wall)
     reap_adopted()
+    stamp['speed_after'] = speed()
     return stamp
 
 

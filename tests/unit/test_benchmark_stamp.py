@@ -138,3 +138,20 @@ def test_an_orphan_s_cpu_stays_ours(tmp_path):
     result = json.loads(proc.stdout)
     assert result['stamp']['orphans_adopted']
     assert result['ours'] >= 0.9
+
+
+def test_the_speed_probe_times_the_loop_and_a_full_collection():
+    found = stamp.speed()
+    assert set(found) == {'interpreter', 'gc'}
+    assert all(0 < seconds < 60 for seconds in found.values())
+
+
+def test_a_failed_probe_is_none_and_an_old_result_shows_a_dash(
+        monkeypatch):
+    monkeypatch.setattr(stamp, 'PROBE', 'raise SystemExit(3)')
+    assert stamp.speed() is None
+    from benchmarks import merge
+    assert merge.speed_text({'speed_after': None}) == '- / -'
+    assert merge.speed_text({'speed_before': {'interpreter': 0.234,
+                                              'gc': 0.1},
+                             'speed_after': None}) == '0.23, 0.10 / -'
