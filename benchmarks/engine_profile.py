@@ -27,6 +27,7 @@ project dependency: `pip install py-spy`, then --py-spy or PATH.
 """
 
 import argparse
+import gc
 import os
 import shutil
 import signal
@@ -93,6 +94,34 @@ class Recording(object):
             self.stacks = summary.read_collapsed(f)
 
 
+class FullCollections(object):
+    """Count and time the garbage collector's full collections meanwhile.
+
+    py-spy counts a collection to the Python frame that triggered it; this
+    says how much of the Python work was collecting (the whole process's
+    heap, whichever kind made it grow).
+    """
+
+    def __enter__(self):
+        self.count, self.seconds, self._began = 0, 0.0, None
+        gc.callbacks.append(self._seen)
+        return self
+
+    def __exit__(self, *exc):
+        gc.callbacks.remove(self._seen)
+        return False
+
+    def _seen(self, phase, info):
+        if info['generation'] != 2:
+            return
+        if phase == 'start':
+            self._began = time.perf_counter()
+        elif self._began is not None:
+            self.count += 1
+            self.seconds += time.perf_counter() - self._began
+            self._began = None
+
+
 class RecordedBench(object):
     """`bench` whose create, update and delete each run under py-spy.
 
@@ -103,16 +132,17 @@ class RecordedBench(object):
     def __init__(self, bench, py_spy, scratch, tag):
         self.bench, self.py_spy = bench, py_spy
         self.scratch, self.tag = scratch, tag
-        self.stacks = {}
+        self.stacks, self.collections = {}, {}
 
     def __getattr__(self, name):
         return getattr(self.bench, name)
 
     def _recorded(self, op, *args, **kwargs):
         path = os.path.join(self.scratch, '%s-%s.txt' % (op, self.tag))
-        with Recording(self.py_spy, path) as rec:
+        with Recording(self.py_spy, path) as rec, FullCollections() as gcs:
             result = getattr(self.bench, op)(*args, **kwargs)
         self.stacks[op] = rec.stacks
+        self.collections[op] = (gcs.count, gcs.seconds)
         return result
 
     def create(self, *args, **kwargs):
@@ -126,17 +156,23 @@ class RecordedBench(object):
 
 
 def profiled_round(bench, py_spy, kind, n, concurrent, tag, scratch):
-    """A lifecycle round of `kind`; {operation: (seconds, stacks)}."""
+    """A lifecycle round of `kind`.
+
+    {operation: (seconds, stacks, (full collections, their seconds))}.
+    """
     recorded = RecordedBench(bench, py_spy, scratch,
                              '%s-%s' % (kind, tag))
     times = chain.lifecycle_round(recorded, kind, n, concurrent, tag)[0]
-    return {op: (times[op], recorded.stacks[op]) for op in chain.OPERATIONS}
+    return {op: (times[op], recorded.stacks[op], recorded.collections[op])
+            for op in chain.OPERATIONS}
 
 
 def merged(rounds):
-    """{op: (median seconds, all rounds' stacks)} of one kind's rounds."""
+    """{op: (median seconds, all rounds' stacks, median collections)}."""
     return {op: (harness.median([r[op][0] for r in rounds]),
-                 [s for r in rounds for s in r[op][1]])
+                 [s for r in rounds for s in r[op][1]],
+                 tuple(harness.median([r[op][2][i] for r in rounds])
+                       for i in (0, 1)))
             for op in chain.OPERATIONS}
 
 
@@ -156,20 +192,26 @@ def markdown(args, by_kind, origin):
              'the benchmark\'s own calls in the engine\'s process (its '
              '20 ms poll of the stack until it moved out), our plugin\'s code '
              'and what it calls, the in-tree chain\'s, the database, '
-             'templates and functions, messaging, the rest of Heat).'
+             'templates and functions, messaging, the rest of Heat); '
+             'then the garbage collector\'s full collections in the '
+             'engine\'s process during the operation (medians of the '
+             'rounds; py-spy counts their time to the frame that triggered '
+             'them, in whichever layer).'
              % (RATE, rounds), '']
     head = ('| operation | kind | wall s (median) | Python work s | ' +
-            ' | '.join(summary.LAYER_NAMES) + ' |')
-    lines += [head, '|' + '---|' * (4 + len(summary.LAYER_NAMES))]
+            ' | '.join(summary.LAYER_NAMES) +
+            ' | full collections (median) | their s |')
+    lines += [head, '|' + '---|' * (6 + len(summary.LAYER_NAMES))]
     for op in chain.OPERATIONS:
         for kind in args.kinds:
-            seconds, stacks = by_kind[kind][op]
+            seconds, stacks, (collections, gc_seconds) = by_kind[kind][op]
             per = summary.layers(stacks)
             total = sum(per.values())
-            lines.append('| %s | %s | %.2f | %.2f | %s |' % (
+            lines.append('| %s | %s | %.2f | %.2f | %s | %g | %.2f |' % (
                 op, kind, seconds, total / RATE / rounds, ' | '.join(
                     '%.2f' % (per[name] / RATE / rounds)
-                    for name in summary.LAYER_NAMES)))
+                    for name in summary.LAYER_NAMES),
+                collections, gc_seconds))
     if chain.OURS in by_kind and chain.INTREE in by_kind:
         lines += _grown_sections(by_kind, rounds)
     return '\n'.join(lines) + '\n'

@@ -11,6 +11,8 @@
 # under the License.
 """How an engine profile (benchmarks/engine_profile.py) reads py-spy."""
 
+import gc
+
 import pytest
 
 from benchmarks import profile_summary as summary
@@ -116,3 +118,13 @@ def test_the_engine_rows_part_the_signal_rpc_from_ours_create():
         if process == 'heat-engine'}
     assert counts == {'heat-engine: resource_signal': 5,
                       "heat-engine: ours' create, its waits too": 8}
+
+
+def test_full_collections_are_counted_and_timed_only_inside():
+    from benchmarks import engine_profile
+    with engine_profile.FullCollections() as seen:
+        gc.collect(1)
+        gc.collect(2)
+        gc.collect()
+    gc.collect()
+    assert seen.count == 2 and seen.seconds > 0
