@@ -110,6 +110,10 @@ def chain_rows(results):
     return list(by_key.values())
 
 
+SCALE_PARTS = ('scale-ours-sequential', 'scale-ours-concurrent',
+               'scale-in-tree')
+
+
 def measured_of(results):
     """The parts' data, keyed as targets.rows_of() reads it."""
     def data(name):
@@ -119,7 +123,7 @@ def measured_of(results):
                 'external': data('external-short'),
                 'feedback': data('feedback'),
                 'long_lived': data('long-lived')}
-    scale = (data('scale-ours') or []) + (data('scale-in-tree') or [])
+    scale = [run for name in SCALE_PARTS for run in data(name) or []]
     if scale:
         measured['scale'] = scale
     signals = [data(n) for n in ('signals-ours', 'signals-in-tree')

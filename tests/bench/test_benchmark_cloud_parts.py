@@ -23,6 +23,7 @@ engines and scale, 311 s external), and the benchmark's own runs
 measure 2025.1 (eventlet). No timing is asserted.
 """
 
+from benchmarks import merge
 from benchmarks.merge import markers
 from benchmarks.part_run import series_of_heat
 from tests.benchmark_runs import read_results
@@ -34,7 +35,7 @@ EXTERNAL_PARTS = ('external-short', 'external-600')
 
 def test_engines_and_scale_parts_check_what_they_claim(tmp_path):
     results = tmp_path / 'results'
-    names = ('engines', 'scale-ours', 'scale-in-tree')
+    names = ('engines',) + merge.SCALE_PARTS
     run_sh('--part', *names, '--smallest', '--busy',
            '--results-dir', str(results))
     found = read_results(results)
@@ -45,14 +46,17 @@ def test_engines_and_scale_parts_check_what_they_claim(tmp_path):
     assert engines['lock_errors'] == [], engines
     for kind in ('ours', 'in-tree'):
         assert all(len(v) == 1 for v in engines['samples'][kind].values())
-    for name, kind in (('scale-ours', 'ours'), ('scale-in-tree', 'in-tree')):
-        runs = found[name]['data']
-        assert {(r['kind'], r['mode']) for r in runs} == {
-            (kind, 'sequential'), (kind, 'concurrent')}, runs
-        for r in runs:
-            assert not r['failed'], r
-            assert sorted(r['times']) == ['create', 'delete',
-                                          'update one member'], r
+    runs = [r for name in merge.SCALE_PARTS for r in found[name]['data']]
+    assert sorted((r['kind'], r['mode']) for r in runs) == [
+        ('in-tree', 'concurrent'), ('in-tree', 'sequential'),
+        ('ours', 'concurrent'), ('ours', 'sequential')], runs
+    for name, mode in (('scale-ours-sequential', 'sequential'),
+                       ('scale-ours-concurrent', 'concurrent')):
+        assert [r['mode'] for r in found[name]['data']] == [mode]
+    for r in runs:
+        assert not r['failed'], r
+        assert sorted(r['times']) == ['create', 'delete',
+                                      'update one member'], r
 
 
 def assert_external_case(case, ours_ended):

@@ -113,7 +113,7 @@ def test_engine_parts_write_stamped_results_and_report(tmp_path):
 def test_list_and_refusal_of_a_busy_machine(tmp_path):
     out = run_sh('--list', '--results-dir', str(tmp_path))
     for name in ENGINE_PARTS + PROCESS_PARTS + EXTERNAL_PARTS + (
-            'engines', 'scale-ours', 'scale-in-tree', 'feedback'):
+            'engines', 'feedback') + merge.SCALE_PARTS:
         assert re.search(r'^%s +\d+ min' % name, out, re.M), out
     proc = subprocess.run(
         ['bash', os.path.join(ROOT, 'benchmarks', 'run.sh'), '--part',
