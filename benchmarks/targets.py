@@ -164,17 +164,37 @@ def _told_row(external, name, case):
     band = external.median_band(external.latencies(case, external.OURS,
                                                    'told'))
     ours = external.of_kind(case, external.OURS)
-    untold = len(ours) - len([s for s in ours if s['how'] == 'told'])
-    seen = external.describe_seconds(band)
-    if untold:
-        seen += '; %d of %d not told' % (untold, len(ours))
+    seen = external.describe_seconds(band) + _untold(ours)
     split = external.told_medians(case)
     if split:
         seen += ('; of which delivery to the engine %.2f s, ours after '
                  'the signal %.2f s' % split)
+    verdict = ratios.verdict(band, TOLD_SECONDS)
+    if verdict == ratios.UNDECIDED:
+        needed = ratios.rounds_to_decide(band, TOLD_SECONDS)
+        seen += '; ~%s told stacks to decide' % (needed or 'no number of')
     return ('ExternalResource told, %s: median SUCCESS -> COMPLETE <= %.1f s'
-            % (external.case_title(name, case), TOLD_SECONDS), seen,
-            ratios.verdict(band, TOLD_SECONDS))
+            % (external.case_title(name, case), TOLD_SECONDS), seen, verdict)
+
+
+def _untold(ours):
+    """What of ours' stacks the told median leaves out, and why."""
+    polled = [s for s in ours if s['how'] == 'fallback']
+    other = len(ours) - len(polled) - len(
+        [s for s in ours if s['how'] == 'told'])
+    text = ''
+    if polled:
+        # The fallback poll may read the ended execution before the
+        # notice is looked at: its latency says whether one was lost.
+        seconds = [s['latency'] for s in polled
+                   if s['latency'] is not None]
+        text += '; %d of %d found first by the fallback poll' % (
+            len(polled), len(ours))
+        if seconds:
+            text += ' (%.2f-%.2f s)' % (min(seconds), max(seconds))
+    if other:
+        text += '; %d of %d neither told nor polled' % (other, len(ours))
+    return text
 
 
 def _lost_row(external, case, period):

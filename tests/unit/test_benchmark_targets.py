@@ -1,0 +1,44 @@
+# Licensed under the Apache License, Version 2.0 (the "License"); you may
+# not use this file except in compliance with the License. You may obtain
+# a copy of the License at
+#
+#      http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+# WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+# License for the specific language governing permissions and limitations
+# under the License.
+"""The told target's row: its verdict, what it leaves out, what decides."""
+
+from benchmarks import external
+from benchmarks import targets
+
+
+def stack(latency, how='told', kind='ours'):
+    return {'kind': kind, 'how': how, 'latency': latency,
+            'status': 'COMPLETE', 'round': 0}
+
+
+def short_case(samples):
+    return {'seconds': 2.0, 'rounds': len(samples), 'stacks': 1,
+            'samples': samples}
+
+
+def test_a_band_across_the_target_is_undecided_with_stacks_to_decide():
+    case = short_case([stack(v) for v in (0.27, 0.41, 0.42, 0.44, 0.45,
+                                          0.46)])
+    title, seen, verdict = targets._told_row(external, 'short', case)
+    assert verdict == 'undecided'
+    assert '~7 told stacks to decide' in seen, seen
+
+
+def test_stacks_the_fallback_poll_found_first_are_named_with_latencies():
+    case = short_case([stack(v) for v in (0.40, 0.41, 0.42, 0.43)] +
+                      [stack(0.07, 'fallback'), stack(0.31, 'fallback'),
+                       stack(None, None)])
+    seen, verdict = targets._told_row(external, 'short', case)[1:]
+    assert verdict == 'MISSED'
+    assert ('2 of 7 found first by the fallback poll (0.07-0.31 s); '
+            '1 of 7 neither told nor polled') in seen, seen
+    assert 'to decide' not in seen
