@@ -110,6 +110,7 @@ def chain_rows(results):
     return list(by_key.values())
 
 
+EXTERNAL_PARTS = ('external-short', 'external-600')
 SCALE_PARTS = ('scale-ours-sequential', 'scale-ours-concurrent',
                'scale-in-tree')
 
@@ -120,7 +121,8 @@ def measured_of(results):
         return results[name]['data'] if name in results else None
     measured = {'chain': chain_rows(results), 'changes': data('changes'),
                 'engines': data('engines'),
-                'external': data('external-short'),
+                'external': [(n, data(n)) for n in EXTERNAL_PARTS
+                             if data(n)],
                 'feedback': data('feedback'),
                 'long_lived': data('long-lived')}
     scale = [run for name in SCALE_PARTS for run in data(name) or []]
@@ -173,7 +175,7 @@ def sections_of(measured, results):
     if 'scale' in measured:
         found.append(('Scale: one engine worker', report.scale_markdown(
             measured['scale'])))
-    for name in ('external-short', 'external-600'):
+    for name in EXTERNAL_PARTS:
         if name in results:
             found.append(('ExternalResource (%s)' % name,
                           external.markdown(results[name]['data'])))

@@ -152,6 +152,8 @@ CALLS_VS_IN_TREE = 1.0
 LONG_SECONDS = 600
 CALLS_VS_IN_TREE_LONG = 0.1
 THREADS_VS_IN_TREE = 1.0
+# The external part whose stacks run one type at a time.
+THREADS_PART = 'external-short'
 
 
 def calls_target(seconds):
@@ -232,8 +234,12 @@ def _threads_row(external, data):
             ratios.verdict(found, THREADS_VS_IN_TREE))
 
 
-def external_targets(data):
-    """The target rows of one ExternalResource part's data."""
+def external_targets(data, part=THREADS_PART):
+    """The target rows of one ExternalResource part's data.
+
+    The engine threads' target only of THREADS_PART: the other runs the
+    two types side by side, never one alone.
+    """
     from benchmarks import external
     if 'cases' not in data:
         return [('ExternalResource', 'a result of the older in-process '
@@ -253,7 +259,8 @@ def external_targets(data):
                      % (external.case_title(name, case), target),
                      external.describe_pairs(found, target),
                      ratios.verdict(found, target)))
-    rows.append(_threads_row(external, data))
+    if part == THREADS_PART:
+        rows.append(_threads_row(external, data))
     return rows
 
 
@@ -266,9 +273,10 @@ def rows_of(measured):
         rows += change_targets(*measured['changes'])
     if 'scale' in measured:
         rows += scale_targets(measured['scale'])
+    for part, data in measured.get('external', ()):
+        rows += external_targets(data, part)
     for key, module in (('engines', 'engines'), ('feedback', 'feedback'),
-                        ('external', 'external'), ('signals', 'signals'),
-                        ('long_lived', 'long_lived')):
+                        ('signals', 'signals'), ('long_lived', 'long_lived')):
         if key in measured:
             rows += __import__('benchmarks.' + module,
                                fromlist=['targets']).targets(measured[key])

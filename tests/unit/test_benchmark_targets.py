@@ -42,3 +42,17 @@ def test_stacks_the_fallback_poll_found_first_are_named_with_latencies():
     assert ('2 of 7 found first by the fallback poll (0.07-0.31 s); '
             '1 of 7 neither told nor polled') in seen, seen
     assert 'to decide' not in seen
+
+
+def test_both_external_parts_have_their_rows_and_one_threads_row():
+    def part(name, seconds):
+        case = dict(short_case([stack(0.2), stack(0.25)]), seconds=seconds)
+        return {'cases': {name: case}, 'engine': 'eventlet',
+                'fallback_period': 30}
+    rows = targets.rows_of({'external': [
+        ('external-short', part('short', 2.0)),
+        ('external-600', part('long', 600.0))]})
+    titles = [title for title, _seen, _verdict in rows]
+    assert sum('told, 2 s workflows' in t for t in titles) == 1, titles
+    assert sum('told, 600 s workflows' in t for t in titles) == 1, titles
+    assert sum('engine threads' in t for t in titles) == 1, titles
