@@ -122,8 +122,11 @@ def reap_adopted():
 
 def speed():
     """PROBE's seconds now: {'interpreter': s, 'gc': s}; None if it failed."""
-    proc = subprocess.run([sys.executable, '-c', PROBE], text=True,
-                          capture_output=True, timeout=120)
+    try:
+        proc = subprocess.run([sys.executable, '-c', PROBE], text=True,
+                              capture_output=True, timeout=120)
+    except subprocess.TimeoutExpired:
+        return None
     if proc.returncode != 0:
         return None
     return json.loads(proc.stdout)

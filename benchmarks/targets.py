@@ -195,7 +195,8 @@ def _untold(ours):
         if seconds:
             text += ' (%.2f-%.2f s)' % (min(seconds), max(seconds))
     if other:
-        text += '; %d of %d neither told nor polled' % (other, len(ours))
+        text += ('; %d of %d neither told nor found by the fallback poll'
+                 % (other, len(ours)))
     return text
 
 

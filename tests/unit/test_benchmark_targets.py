@@ -39,8 +39,8 @@ def test_stacks_the_fallback_poll_found_first_are_named_with_latencies():
                        stack(None, None)])
     seen, verdict = targets._told_row(external, 'short', case)[1:]
     assert verdict == 'MISSED'
-    assert ('2 of 7 found first by the fallback poll (0.07-0.31 s); '
-            '1 of 7 neither told nor polled') in seen, seen
+    assert ('2 of 7 found first by the fallback poll (0.07-0.31 s); 1 of '
+            '7 neither told nor found by the fallback poll') in seen, seen
     assert 'to decide' not in seen
 
 
