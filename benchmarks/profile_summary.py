@@ -111,11 +111,12 @@ def on_path(stacks, marks):
 
 
 def short_path(path):
-    """The path from its package on: .../site-packages/heat/a.py: heat/a.py."""
-    for cut in ('site-packages/', 'lib/python3'):
-        if cut in path:
-            path = path.rsplit(cut, 1)[1]
-    return path
+    """The path from its package on: .../site-packages/heat/a.py: heat/a.py.
+
+    The standard library's from its top: .../lib/python3.11/threading.py:
+    threading.py.
+    """
+    return re.split(r'site-packages/|lib/python3\.\d+/', path)[-1]
 
 
 def inclusive(stacks):

@@ -59,6 +59,15 @@ def test_grown_lists_what_ours_spends_more_on():
     assert 'execute (sqlalchemy/engine/base.py)' not in grown
 
 
+def test_a_path_is_shortened_to_its_package_or_module():
+    assert summary.short_path(SITE + 'heat/engine/worker.py') == \
+        'heat/engine/worker.py'
+    assert summary.short_path('/usr/lib/python3.11/threading.py') == \
+        'threading.py'
+    assert summary.short_path('/src/benchmarks/chain.py') == \
+        '/src/benchmarks/chain.py'
+
+
 CFN = [
     # heat-api-cfn's request thread: waiting for Keystone's ec2tokens.
     'process 9:"gunicorn";run (%sgunicorn/workers/gthread.py:1);__call__ '
