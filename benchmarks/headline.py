@@ -19,9 +19,9 @@ types' Mistral calls per stack.
 
 from benchmarks import external
 from benchmarks import harness
+from benchmarks import parts
 from benchmarks import report
 
-PARTS = ('external-short', 'external-600')
 HEADER = ['workflow', 'stacks', 'ours (s)', 'in-tree (s)', 'ours ended',
           'Mistral calls: ours', 'in-tree', 'ours/in-tree']
 LABELS = {'short': '%(seconds)g s',
@@ -53,7 +53,7 @@ def case_row(name, case):
 def rows(results):
     """The rows of every case measured, in the report's order."""
     found = []
-    for part in PARTS:
+    for part in parts.EXTERNAL_PARTS:
         cases = results.get(part, {}).get('data', {}).get('cases', {})
         found += [case_row(name, cases[name]) for name in external.CASES
                   if name in cases]

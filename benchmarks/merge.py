@@ -110,22 +110,17 @@ def chain_rows(results):
     return list(by_key.values())
 
 
-EXTERNAL_PARTS = ('external-short', 'external-600')
-SCALE_PARTS = ('scale-ours-sequential', 'scale-ours-concurrent',
-               'scale-in-tree')
-
-
 def measured_of(results):
     """The parts' data, keyed as targets.rows_of() reads it."""
     def data(name):
         return results[name]['data'] if name in results else None
     measured = {'chain': chain_rows(results), 'changes': data('changes'),
                 'engines': data('engines'),
-                'external': [(n, data(n)) for n in EXTERNAL_PARTS
+                'external': [(n, data(n)) for n in parts.EXTERNAL_PARTS
                              if data(n)],
                 'feedback': data('feedback'),
                 'long_lived': data('long-lived')}
-    scale = [run for name in SCALE_PARTS for run in data(name) or []]
+    scale = [run for name in parts.SCALE_PARTS for run in data(name) or []]
     if scale:
         measured['scale'] = scale
     signals = [data(n) for n in ('signals-ours', 'signals-in-tree')
@@ -175,7 +170,7 @@ def sections_of(measured, results):
     if 'scale' in measured:
         found.append(('Scale: one engine worker', report.scale_markdown(
             measured['scale'])))
-    for name in EXTERNAL_PARTS:
+    for name in parts.EXTERNAL_PARTS:
         if name in results:
             found.append(('ExternalResource (%s)' % name,
                           external.markdown(results[name]['data'])))

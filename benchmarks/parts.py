@@ -187,3 +187,6 @@ PARTS = (
 BY_NAME = {p.name: p for p in PARTS}
 CHAIN_PARTS = ('chain-small', 'chain-concurrent', 'chain-large-sequential',
                'chain-large-concurrent', 'changes')
+EXTERNAL_PARTS = ('external-short', 'external-600')
+SCALE_PARTS = ('scale-ours-sequential', 'scale-ours-concurrent',
+               'scale-in-tree')

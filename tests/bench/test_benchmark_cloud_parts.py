@@ -23,19 +23,17 @@ engines and scale, 311 s external), and the benchmark's own runs
 measure 2025.1 (eventlet). No timing is asserted.
 """
 
-from benchmarks import merge
 from benchmarks.merge import markers
 from benchmarks.part_run import series_of_heat
+from benchmarks import parts
 from tests.benchmark_runs import read_results
 from tests.benchmark_runs import run_sh
 from tests.benchmark_runs import run_smallest
 
-EXTERNAL_PARTS = ('external-short', 'external-600')
-
 
 def test_engines_and_scale_parts_check_what_they_claim(tmp_path):
     results = tmp_path / 'results'
-    names = ('engines',) + merge.SCALE_PARTS
+    names = ('engines',) + parts.SCALE_PARTS
     run_sh('--part', *names, '--smallest', '--busy',
            '--results-dir', str(results))
     found = read_results(results)
@@ -46,7 +44,7 @@ def test_engines_and_scale_parts_check_what_they_claim(tmp_path):
     assert engines['lock_errors'] == [], engines
     for kind in ('ours', 'in-tree'):
         assert all(len(v) == 1 for v in engines['samples'][kind].values())
-    runs = [r for name in merge.SCALE_PARTS for r in found[name]['data']]
+    runs = [r for name in parts.SCALE_PARTS for r in found[name]['data']]
     assert sorted((r['kind'], r['mode']) for r in runs) == [
         ('in-tree', 'concurrent'), ('in-tree', 'sequential'),
         ('ours', 'concurrent'), ('ours', 'sequential')], runs
@@ -82,7 +80,7 @@ def assert_external_case(case, ours_ended):
 
 
 def test_external_parts_on_the_loopback_cloud(tmp_path):
-    found = run_smallest(tmp_path, EXTERNAL_PARTS)
+    found = run_smallest(tmp_path, parts.EXTERNAL_PARTS)
     results = tmp_path / 'results'
     short = found['external-short']['data']['cases']
     assert sorted(short) == ['batch', 'lost', 'short'], short
@@ -104,7 +102,7 @@ def test_external_parts_on_the_loopback_cloud(tmp_path):
     for label in ('2 s ', '2 at once, 3 s ', 'notice lost, 6 s ', '4 s '):
         assert any(line.startswith(label) for line in lines), lines
     report = (results / 'results.md').read_text()
-    for name in EXTERNAL_PARTS:
+    for name in parts.EXTERNAL_PARTS:
         assert '## ExternalResource (%s)' % name in report, out + report
     assert 'ExternalResource told, 2 s workflows' in report, report
     assert 'notification lost: COMPLETE within one fallback period' in \

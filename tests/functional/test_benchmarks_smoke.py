@@ -34,6 +34,7 @@ import sys
 import pytest
 
 from benchmarks import merge
+from benchmarks import parts
 from heat_lifecycle_plugins import heat_internals
 from heat_lifecycle_plugins import releases
 from tests.benchmark_runs import assert_stamped
@@ -47,9 +48,6 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))))
 PNG_MAGIC = b'\x89PNG\r\n\x1a\n'
 NUMBER = r'\d+(?:\.\d+)?'
-EXTERNAL_PARTS = ('external-short', 'external-600')
-ENGINE_PARTS = ('chain-small', 'chain-concurrent', 'chain-large-sequential',
-                'chain-large-concurrent', 'changes')
 PROCESS_PARTS = ('signals-ours', 'signals-in-tree', 'long-lived')
 SERIES = releases.series_of(heat_internals.heat_version()).name
 pytestmark = pytest.mark.skipif(
@@ -70,9 +68,9 @@ def assert_chain_rounds(result):
 @pytest.mark.skipif(SERIES != releases.SERIES[-1].name,
                     reason='engine parts smoke on the newest series only')
 def test_engine_parts_write_stamped_results_and_report(tmp_path):
-    found = run_smallest(tmp_path, ENGINE_PARTS)
+    found = run_smallest(tmp_path, parts.CHAIN_PARTS)
     results = tmp_path / 'results'
-    for name in ENGINE_PARTS[:4]:
+    for name in parts.CHAIN_PARTS[:4]:
         assert_chain_rounds(found[name])
     n, changes = found['changes']['data']
     assert changes['insert at 0']['ours']['samples'], changes
@@ -92,7 +90,7 @@ def test_engine_parts_write_stamped_results_and_report(tmp_path):
     assert 'Heat %s (' % SERIES in text, text  # its origin line
     assert re.search(r'sequential +10 +create', text), text
     report = (results / 'results.md').read_text()
-    for name in ENGINE_PARTS:
+    for name in parts.CHAIN_PARTS:
         row = re.search(r'^\| %s \| [0-9a-f]{10} \|.*$' % name, report, re.M)
         assert row and 'BUSY' in row.group(0), report
         assert 'smallest size' in row.group(0), report
@@ -112,8 +110,8 @@ def test_engine_parts_write_stamped_results_and_report(tmp_path):
 
 def test_list_and_refusal_of_a_busy_machine(tmp_path):
     out = run_sh('--list', '--results-dir', str(tmp_path))
-    for name in ENGINE_PARTS + PROCESS_PARTS + EXTERNAL_PARTS + (
-            'engines', 'feedback') + merge.SCALE_PARTS:
+    for name in parts.CHAIN_PARTS + PROCESS_PARTS + parts.EXTERNAL_PARTS + (
+            'engines', 'feedback') + parts.SCALE_PARTS:
         assert re.search(r'^%s +\d+ min' % name, out, re.M), out
     proc = subprocess.run(
         ['bash', os.path.join(ROOT, 'benchmarks', 'run.sh'), '--part',
