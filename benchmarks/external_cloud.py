@@ -52,9 +52,12 @@ cfg.CONF.set_override('mistral_notified_poll_interval', %d,
 # Keystone's cache on, as devstack, kolla and openstack-ansible run it.
 # In each Keystone process's memory here (no memcached on this machine):
 # a lookup costs no round trip to memcached, so this is Keystone's best
-# case; its workers do not share what they cache.
+# case; its workers do not share what they cache. Pickled, as memcached
+# stores them: Keystone 2025.1 changes the credential it gets from the
+# cache (pops encrypted_blob), so an unpickled one fails the next
+# ec2tokens request for it (KeyError, HTTP 500).
 KEYSTONE_AS_DEPLOYED = {'cache': {'enabled': True,
-                                  'backend': 'dogpile.cache.memory'}}
+                                  'backend': 'dogpile.cache.memory_pickle'}}
 
 
 class ExternalCloud(object):
