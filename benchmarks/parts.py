@@ -168,7 +168,7 @@ PARTS = (
          dict(warm_up=True, stacks=3, seconds=600.0, fallback=None),
          dict(warm_up=False, stacks=1, seconds=4.0, fallback=12),
          _external_600),
-    Part('feedback', 3, 'time to first feedback, real agent',
+    Part('feedback', 5, 'time to first feedback, real agent',
          DEPLOY + ('heat_lifecycle_plugins/agent', 'benchmarks/feedback.py',
                    'benchmarks/external_cloud.py'),
          True, dict(quick=False), dict(quick=True), _feedback),

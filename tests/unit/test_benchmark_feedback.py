@@ -1,0 +1,50 @@
+# Licensed under the Apache License, Version 2.0 (the "License"); you may
+# not use this file except in compliance with the License. You may obtain
+# a copy of the License at
+#
+#      http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+# WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+# License for the specific language governing permissions and limitations
+# under the License.
+"""The first-feedback target is decided on the band of ours' rounds."""
+
+from benchmarks import feedback
+
+
+def result(ours, in_tree=(12.0, 12.1, 12.2)):
+    return {kind: {'seconds': sorted(rows)[len(rows) // 2],
+                   'samples': list(rows), 'event': 'e', 'rounds': len(rows)}
+            for kind, rows in (('ours', ours), ('in-tree', in_tree))}
+
+
+def verdict(fb):
+    [(_target, _seen, found)] = feedback.targets(fb)
+    return found
+
+
+def test_a_band_across_the_target_is_undecided_not_missed():
+    # 2025.1's rounds on 3e764d8: the median over 2 s, one round under.
+    fb = result((1.14, 2.05, 2.10))
+    assert verdict(fb) == 'undecided'
+    [(_target, seen, _v)] = feedback.targets(fb)
+    assert seen.startswith('ours 2.05 s (1.14-2.10, 3 rounds), in-tree 12.10')
+    assert 'rounds to decide' in seen
+
+
+def test_every_round_under_the_target_is_met_and_over_it_missed():
+    assert verdict(result((0.44, 0.66, 0.56))) == 'met'
+    assert verdict(result((2.2, 2.5, 2.1))) == 'MISSED'
+
+
+def test_a_result_without_its_rounds_decides_nothing():
+    fb = result((0.5, 0.6, 0.7))
+    del fb['ours']['samples']
+    assert verdict(fb) == 'undecided'
+
+
+def test_the_table_lists_each_round():
+    text = feedback.markdown(result((0.44, 0.66, 0.56)))
+    assert '| ours | 0.56 | 0.44, 0.66, 0.56 | e |' in text, text
