@@ -141,10 +141,12 @@ def run(bench, log, quick=False):
                 samples[kind].append(s)
                 log('  %-7s round %d: first feedback %.2fs after the agent '
                     'started (%s)' % (kind, r, s['seconds'], s['event']))
-    return {kind: {'seconds': harness.median([s['seconds'] for s in rows]),
-                   'samples': [s['seconds'] for s in rows],
-                   'event': rows[0]['event'], 'rounds': len(rows)}
-            for kind, rows in samples.items()}
+    found = {}
+    for kind, rows in samples.items():
+        seconds = [s['seconds'] for s in rows]
+        found[kind] = {'seconds': harness.median(seconds), 'samples': seconds,
+                       'event': rows[0]['event'], 'rounds': len(rows)}
+    return found
 
 
 def band(fb, kind):
@@ -171,12 +173,8 @@ def markdown(fb):
 def targets(fb):
     """Ours' median under TARGET_SECONDS, decided on its rounds' band."""
     ours = band(fb, OURS)
-    seen = 'ours %.2f s (%.2f-%.2f, %d round%s), in-tree %.2f s' % (
-        ours['median'], ours['low'], ours['high'], ours['rounds'],
-        '' if ours['rounds'] == 1 else 's', fb[INTREE]['seconds'])
-    verdict = ratios.verdict(ours, TARGET_SECONDS)
-    if verdict == ratios.UNDECIDED:
-        needed = ratios.rounds_to_decide(ours, TARGET_SECONDS)
-        seen += '; ~%s rounds to decide' % (needed or 'no number of')
+    seen = 'ours %s, in-tree %.2f s%s' % (
+        ratios.describe(ours, unit=' s'), fb[INTREE]['seconds'],
+        ratios.to_decide(ours, TARGET_SECONDS))
     return [('first feedback < %.0f s after the agent starts'
-             % TARGET_SECONDS, seen, verdict)]
+             % TARGET_SECONDS, seen, ratios.verdict(ours, TARGET_SECONDS))]

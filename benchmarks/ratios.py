@@ -72,14 +72,24 @@ def verdict(s, target, at_most=True):
     return UNDECIDED
 
 
-def describe(s, target=None, at_most=True):
-    """'0.93x (0.88-0.97, 5 rounds)', and the rounds needed if undecided."""
+def to_decide(s, target, at_most=True, rounds='rounds'):
+    """'; ~12 rounds to decide' if undecided against `target`, else ''."""
+    if verdict(s, target, at_most) != UNDECIDED:
+        return ''
+    needed = rounds_to_decide(s, target)
+    return '; ~%s %s to decide' % (needed or 'no number of', rounds)
+
+
+def describe(s, target=None, at_most=True, unit='x'):
+    """'0.93x (0.88-0.97, 5 rounds)', and the rounds needed if undecided.
+
+    unit: after the median ('x' for a ratio, ' s' for seconds).
+    """
     if s is None:
         return 'n/a'
-    text = '%.2fx (%.2f-%.2f, %d round%s)' % (
-        s['median'], s['low'], s['high'], s['rounds'],
+    text = '%.2f%s (%.2f-%.2f, %d round%s)' % (
+        s['median'], unit, s['low'], s['high'], s['rounds'],
         '' if s['rounds'] == 1 else 's')
-    if target is not None and verdict(s, target, at_most) == UNDECIDED:
-        needed = rounds_to_decide(s, target)
-        text += '; ~%s rounds to decide' % (needed or 'no number of')
+    if target is not None:
+        text += to_decide(s, target, at_most)
     return text

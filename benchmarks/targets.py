@@ -172,9 +172,7 @@ def _told_row(external, name, case):
         seen += ('; of which delivery to the engine %.2f s, ours after '
                  'the signal %.2f s' % split)
     verdict = ratios.verdict(band, TOLD_SECONDS)
-    if verdict == ratios.UNDECIDED:
-        needed = ratios.rounds_to_decide(band, TOLD_SECONDS)
-        seen += '; ~%s told stacks to decide' % (needed or 'no number of')
+    seen += ratios.to_decide(band, TOLD_SECONDS, rounds='told stacks')
     return ('ExternalResource told, %s: median SUCCESS -> COMPLETE <= %.1f s'
             % (external.case_title(name, case), TOLD_SECONDS), seen, verdict)
 
