@@ -11,6 +11,7 @@
 # under the License.
 """The first-feedback target is decided on the band of ours' rounds."""
 
+from benchmarks import external_watch
 from benchmarks import feedback
 
 
@@ -45,6 +46,22 @@ def test_a_result_without_its_rounds_decides_nothing():
     assert verdict(fb) == 'undecided'
 
 
-def test_the_table_lists_each_round():
-    text = feedback.markdown(result((0.44, 0.66, 0.56)))
-    assert '| ours | 0.56 | 0.44, 0.66, 0.56 | e |' in text, text
+def test_the_table_lists_each_round_and_its_terms():
+    fb = result((0.44, 0.66, 0.56))
+    fb['ours'].update(in_db=[0.3, 0.35, 0.4], read=[0.14, 0.31, 0.16])
+    text = feedback.markdown(fb)
+    assert '| ours | 0.56 | 0.44, 0.66, 0.56 | 0.35 | 0.16 | e |' in text
+    # a result from before the terms
+    assert '| in-tree | 12.10 | 12.00, 12.10, 12.20 | n/a | n/a | e |' \
+        in text, text
+
+
+def test_a_round_is_the_event_in_the_database_plus_one_read():
+    event = external_watch.Event(seen=101.25, name='deployment',
+                                 action='SIGNAL', status='IN_PROGRESS',
+                                 reason='Signal: deployment in progress')
+    found = feedback.sample(100.0, event, read=0.5)
+    assert found['in_db'] == 1.25 and found['read'] == 0.5
+    assert found['seconds'] == 1.75
+    assert found['event'] == ('SIGNAL_IN_PROGRESS '
+                              '"Signal: deployment in progress"')
