@@ -152,7 +152,7 @@ PARTS = (
     # external parts of one run. The smallest runs shorten the fallback
     # poll to 12 s so that the smoke test needs not wait 30 s.
     # Twenty short rounds: ten left 2025.1's told median undecided (0.350 s,
-    # 0.299-0.410, efad529); about thirteen decide it.
+    # 0.299-0.410, on 3e764d8); twenty decided it (MISSED, fecd76b).
     Part('external-short', 13, 'ExternalResource on the loopback cloud: '
          '2 s workflows; 50 stacks of 60 s at once; a lost notification',
          EXTERNAL, False,
