@@ -17,7 +17,7 @@ stacks; the fallback's for the lost notification), in-tree's, and both
 types' Mistral calls per stack.
 """
 
-from benchmarks import external
+from benchmarks import external_report as ext
 from benchmarks import harness
 from benchmarks import parts
 from benchmarks import report
@@ -31,22 +31,22 @@ LABELS = {'short': '%(seconds)g s',
 
 
 def _calls(case, kind):
-    return harness.median([s['calls'] for s in external.of_kind(case, kind)])
+    return harness.median([s['calls'] for s in ext.of_kind(case, kind)])
 
 
 def case_row(name, case):
     """One headline row of a case of an external part's result."""
-    how = 'fallback' if name == external.LOST else 'told'
-    calls = external.calls_ratio(case)
+    how = 'fallback' if name == ext.LOST else 'told'
+    calls = ext.calls_ratio(case)
     return (
         LABELS[name] % case,
-        len(external.of_kind(case, external.OURS)),
+        len(ext.of_kind(case, ext.OURS)),
         report.fmt(harness.median(
-            external.latencies(case, external.OURS, how))),
-        report.fmt(harness.median(external.latencies(case, external.INTREE))),
-        external.how_they_ended(external.of_kind(case, external.OURS)),
-        report.fmt(_calls(case, external.OURS), 0),
-        report.fmt(_calls(case, external.INTREE), 0),
+            ext.latencies(case, ext.OURS, how))),
+        report.fmt(harness.median(ext.latencies(case, ext.INTREE))),
+        ext.how_they_ended(ext.of_kind(case, ext.OURS)),
+        report.fmt(_calls(case, ext.OURS), 0),
+        report.fmt(_calls(case, ext.INTREE), 0),
         report.fmt(calls and calls['median'], 2, 'x'))
 
 
@@ -55,7 +55,7 @@ def rows(results):
     found = []
     for part in parts.EXTERNAL_PARTS:
         cases = results.get(part, {}).get('data', {}).get('cases', {})
-        found += [case_row(name, cases[name]) for name in external.CASES
+        found += [case_row(name, cases[name]) for name in ext.CASES
                   if name in cases]
     return found
 

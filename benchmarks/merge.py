@@ -153,7 +153,7 @@ def chain_sections(rows):
 
 def sections_of(measured, results):
     from benchmarks import engines
-    from benchmarks import external
+    from benchmarks import external_report
     from benchmarks import feedback
     from benchmarks import long_lived
     from benchmarks import signals
@@ -173,7 +173,7 @@ def sections_of(measured, results):
     for name in parts.EXTERNAL_PARTS:
         if name in results:
             found.append(('ExternalResource (%s)' % name,
-                          external.markdown(results[name]['data'])))
+                          external_report.markdown(results[name]['data'])))
     if 'feedback' in measured:
         found.append(('Time to first feedback',
                       feedback.markdown(measured['feedback'])))

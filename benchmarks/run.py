@@ -175,10 +175,11 @@ def _scale(ctx):
 
 def _external(ctx):
     from benchmarks import external
+    from benchmarks import external_report
     ext = external.run(ctx.bench, ctx.plan['external_rounds'], ctx.workdir,
                        ctx.log, long_seconds=ctx.plan['external_long'])
     return ext, [('ExternalResource on a real Mistral',
-                  external.markdown(ext))]
+                  external_report.markdown(ext))]
 
 
 def _feedback(ctx):

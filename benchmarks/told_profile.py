@@ -35,9 +35,9 @@ import sys
 import tempfile
 
 from benchmarks import engine_profile
-from benchmarks import external
 from benchmarks import external_cases as cases
 from benchmarks import external_cloud
+from benchmarks import external_report
 from benchmarks import harness
 from benchmarks import profile_summary as summary
 
@@ -145,7 +145,7 @@ def markdown(recorded, case, told, origin, top=6):
              'Keystone\'s auth row counts every client\'s tokens (Mistral\'s '
              'and the engine\'s too); the engine\'s last row, ours\' whole '
              'create, while the workflow runs too.' % (RATE, told)] + \
-        external.told_split(case)[1:] + ['']
+        external_report.told_split(case)[1:] + ['']
     lines += ['| on the path | s | ' + ' | '.join(NAMES) + ' |',
               '|---|---:|' + '---:|' * len(NAMES)]
     rows = [(row, row_stacks(recorded, process, marks, less))
@@ -192,7 +192,7 @@ def run(argv=None):
         recorded, case = recorded_case(args, scratch)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
-    told = len(external._told(case))  # ours' stacks told, SIGNAL seen
+    told = len(external_report.told_stacks(case))  # told, SIGNAL seen
     with open(args.out, 'w') as f:
         f.write(markdown(recorded, case, max(told, 1),
                          engine_profile.origin()))

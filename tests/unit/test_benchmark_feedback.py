@@ -27,17 +27,26 @@ def verdict(fb):
 
 
 def test_a_band_across_the_target_is_undecided_not_missed():
-    # 2025.1's rounds on 3e764d8: the median over 2 s, one round under.
-    fb = result((1.14, 2.05, 2.10))
+    # 2025.1's rounds on 3e764d8 and more: the median over 2 s, the
+    # interval across it.
+    fb = result((1.14, 2.05, 2.10, 1.6, 2.2, 1.9, 2.3, 2.02, 1.8))
     assert verdict(fb) == 'undecided'
     [(_target, seen, _v)] = feedback.targets(fb)
-    assert seen.startswith('ours 2.05 s (1.14-2.10, 3 rounds), in-tree 12.10')
+    assert seen.startswith('ours 2.02 s (95 % 1.60-2.20, 9 rounds), in-tree '
+                           '12.10'), seen
     assert 'rounds to decide' in seen
 
 
-def test_every_round_under_the_target_is_met_and_over_it_missed():
-    assert verdict(result((0.44, 0.66, 0.56))) == 'met'
-    assert verdict(result((2.2, 2.5, 2.1))) == 'MISSED'
+def test_too_few_rounds_for_an_interval_decide_nothing():
+    fb = result((2.2, 2.5, 2.1))
+    assert verdict(fb) == 'undecided'
+    [(_target, seen, _v)] = feedback.targets(fb)
+    assert 'all 2.10-2.50, 3 rounds: too few for a 95 % interval' in seen
+
+
+def test_an_interval_under_the_target_is_met_and_over_it_missed():
+    assert verdict(result((0.44, 0.66, 0.56, 0.5, 0.49, 0.61))) == 'met'
+    assert verdict(result((2.2, 2.5, 2.1, 2.3, 2.4, 2.05))) == 'MISSED'
 
 
 def test_a_result_without_its_rounds_decides_nothing():

@@ -9,7 +9,8 @@
 # WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
 # License for the specific language governing permissions and limitations
 # under the License.
-"""The package's modules import each other without a circle.
+"""The package's modules (and the benchmarks') import each other without a
+circle.
 
 The graph is read from the source (ast), imports inside functions
 included: a late import hides a circle from Python, not from a reader.
@@ -18,15 +19,17 @@ included: a late import hides a circle from Python, not from a reader.
 import ast
 import os
 
+import pytest
+
 PACKAGE = 'heat_lifecycle_plugins'
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))))
 
 
-def package_modules():
+def package_modules(package=PACKAGE):
     """{dotted module name: file path} of every module of the package."""
     modules = {}
-    for folder, _dirs, files in os.walk(os.path.join(ROOT, PACKAGE)):
+    for folder, _dirs, files in os.walk(os.path.join(ROOT, package)):
         for name in files:
             if not name.endswith('.py'):
                 continue
@@ -55,8 +58,8 @@ def imported(module, path, modules):
     return found
 
 
-def import_graph():
-    modules = package_modules()
+def import_graph(package=PACKAGE):
+    modules = package_modules(package)
     return {module: imported(module, path, modules)
             for module, path in modules.items()}
 
@@ -83,8 +86,9 @@ def test_the_graph_is_read():
         graph['heat_lifecycle_plugins.heat_contract']
 
 
-def test_no_import_circle():
-    graph = import_graph()
+@pytest.mark.parametrize('package', [PACKAGE, 'benchmarks'])
+def test_no_import_circle(package):
+    graph = import_graph(package)
     circles = [circle_from(module, graph) for module in sorted(graph)]
     assert [c for c in circles if c] == []
 
