@@ -27,9 +27,10 @@
    successor depending on its predecessor).
 
 Every round runs ours, in-tree and the floor back to back, in an order that
-rotates from round to round, and keeps each round's figures: ratios are
-taken per round (benchmarks/ratios.py). warm_up() runs one uncounted round
-first, so that the process's first-stack costs fall on no kind.
+changes from round to round (balanced_order), and keeps each round's
+figures: ratios are taken per round (benchmarks/ratios.py). warm_up()
+runs one uncounted round first, so that the process's first-stack costs
+fall on no kind.
 
 Convergence pauses 1 s after starting each resource that depends on nothing
 (heat.engine.stack.Stack.converge_stack), so N independent resources take
@@ -37,12 +38,16 @@ at least N seconds to start: a floor of N independent resources would
 measure that pause, not the engine's work.
 """
 
+import itertools
 import os
 
+from oslo_config import cfg
 import yaml
 
 from benchmarks import harness
 from benchmarks.upstream_types import UPSTREAM_CHAIN
+from heat_lifecycle_plugins import config
+from heat_lifecycle_plugins.resources import chain_segments
 
 OURS = 'ours'
 INTREE = 'in-tree'
@@ -66,10 +71,32 @@ def chain_template(chain_type, types, concurrent, value=None):
                                     'properties': props}}}
 
 
+def segment_size():
+    """ours' chain_segment_size as the engine here has it."""
+    config.register_opts(cfg.CONF)  # once registered, a no-op
+    return cfg.CONF[config.GROUP.name].chain_segment_size
+
+
+def our_lanes(n, limit=LANES):
+    """The lanes ours' concurrent chain of N members runs in.
+
+    A segmented chain shares `limit` among its segments
+    (chain_segments.segment_limit): 9 lanes at N=150 in 3 segments.
+    """
+    segments = chain_segments.initial_segments(n, segment_size())
+    if segments is None:
+        return min(limit, n)
+    count = len(set(segments))
+    return min(n, chain_segments.segment_limit(count, limit) * count)
+
+
 def floor_template(n, concurrent, value):
-    """N flat members: in a line, or in LANES lanes between two gates."""
+    """N flat members: in a line, or between two gates in lanes.
+
+    As many lanes as ours' chain of N runs in (our_lanes).
+    """
     names = [str(i) for i in range(n)]
-    lanes = min(LANES, n) if concurrent else 1
+    lanes = our_lanes(n) if concurrent else 1
     resources = {}
     for i, name in enumerate(names):
         member = {'type': MEMBER, 'properties': {'value': value}}
@@ -84,10 +111,15 @@ def floor_template(n, concurrent, value):
     return {'heat_template_version': '2015-04-30', 'resources': resources}
 
 
-def rotated(kinds, round_):
-    """The kinds in this round's order: each kind leads in turn."""
-    shift = round_ % len(kinds)
-    return tuple(kinds[shift:]) + tuple(kinds[:shift])
+def balanced_order(kinds, round_):
+    """The kinds in this round's order: every order once in turn.
+
+    Over each len(kinds)! rounds every kind leads, and follows every other
+    kind, equally often (all permutations, lexicographic by position), so
+    no kind always runs after the same one.
+    """
+    orders = list(itertools.permutations(kinds))
+    return orders[round_ % len(orders)]
 
 
 def example_template():
@@ -156,7 +188,7 @@ def run_lifecycle(bench, sizes, rounds, concurrent_sizes, log):
                      'cpu': {op: [] for op in OPERATIONS}, 'peaks': []}
                  for k in KINDS}
         for r in range(rounds):
-            for kind in rotated(KINDS, r):
+            for kind in balanced_order(KINDS, r):
                 times, shares, peak, grow = lifecycle_round(
                     bench, kind, n, concurrent, 'r%d' % r)
                 for op in OPERATIONS:
@@ -255,7 +287,7 @@ def run_changes(bench, n, rounds, log):
     for change in CHANGES:
         samples = {OURS: [], INTREE: [], FLOOR: []}
         for r in range(rounds):
-            for kind in rotated(KINDS, r):
+            for kind in balanced_order(KINDS, r):
                 seconds, replaced, created = change_round(
                     bench, kind, n, change, 'r%d' % r)
                 samples[kind].append((seconds, replaced, created))

@@ -260,7 +260,7 @@ def run(argv=None):
             chain.warm_up(bench, harness.say)
             rounds = {k: [] for k in args.kinds}
             for r in range(args.rounds):
-                for kind in chain.rotated(tuple(args.kinds), r):
+                for kind in chain.balanced_order(tuple(args.kinds), r):
                     rounds[kind].append(profiled_round(
                         bench, args.py_spy, kind, args.n,
                         args.mode == 'concurrent', 'r%d' % r, scratch))

@@ -278,7 +278,7 @@ def run_rounds(n, rounds, count, workdir):
         watch = BudgetWatch([engines.path('heat-engine-%d.log' % i)
                              for i in range(count)])
         for r in range(rounds):
-            for kind in chain.rotated(kinds, r):
+            for kind in chain.balanced_order(kinds, r):
                 if kind in failures:
                     continue
                 times, found, failure = one_round(

@@ -22,7 +22,7 @@ run (external_cases says how the windows run):
   rounds; `batch`, 50 stacks each waiting on a 60 s workflow at once (one
   window per type per round); `lost`, both types side by side while
   heat-api-cfn is down as the workflows end (ours' notifications lost);
-- part external-600: `long`, 600 s workflows, 3 stacks of each type side
+- part external-600: `long`, 600 s workflows, 10 stacks of each type side
   by side (one 10-minute window: the part fits 15 minutes).
 
 Per stack: SUCCESS (Mistral's log, to the millisecond) -> COMPLETE (the

@@ -19,9 +19,9 @@ COMPLETE, its Mistral calls and how it ended (told, or found by the
 fallback poll); per window: the engine workers' threads in use.
 
 - in_rounds(): each round a window of ours then one of in-tree, the
-  order rotating each round (chain.rotated);
+  order changing each round (chain.balanced_order);
 - side_by_side(): one window of both types, interleaved, the order
-  rotating per pair; with lose=True heat-api-cfn is down while the
+  changing per pair; with lose=True heat-api-cfn is down while the
   workflows end (their notifications are lost).
 """
 
@@ -318,11 +318,11 @@ def phase(seconds, n):
 
 
 def in_rounds(env, case, rounds, per_window, seconds, log, slack=120):
-    """Each round a window per type, alone, in rotating order."""
+    """Each round a window per type, alone, in balanced order."""
     found = {'layout': 'rounds', 'seconds': seconds, 'rounds': rounds,
              'stacks': per_window, 'samples': [], 'windows': []}
     for r in range(rounds):
-        for kind in chain.rotated(KINDS, r):
+        for kind in chain.balanced_order(KINDS, r):
             log('  %s round %d: %s, %d stack(s) of %gs' % (
                 case, r, kind, per_window, seconds))
             entries = [(kind, phase(seconds, r + i), r)
@@ -340,7 +340,7 @@ def side_by_side(env, case, pairs, seconds, log, lose=False, slack=120):
         case, pairs, seconds, ', heat-api-cfn down as they end'
         if lose else ''))
     entries = [(kind, phase(seconds, i), i) for i in range(pairs)
-               for kind in chain.rotated(KINDS, i)]
+               for kind in chain.balanced_order(KINDS, i)]
     samples, window = run_window(env, case, entries, seconds + slack, log,
                                  lose=lose)
     return {'layout': 'side by side', 'seconds': seconds, 'rounds': pairs,

@@ -111,7 +111,7 @@ def jsonable(value):
 def measure(part, ctx, args, series):
     """One part: its stamped result, written; the path."""
     plan = part.smallest if args.smallest else part.full
-    began = stamp.begin(args.busy)
+    began = stamp.begin(args.busy, args.load_before)
     _log('part %s (%s)' % (part.name, part.content))
     data = part.measure(ctx._replace(plan=plan, workdir=os.path.join(
         ctx.workdir, part.name)))
@@ -165,11 +165,11 @@ def run(argv=None):
         from benchmarks import merge
         _log(merge.merge_report(args.results_dir, args.readme, series))
         return 0
-    load = stamp.too_busy(args.max_load)
-    if load is not None and not args.busy:
+    args.load_before, over = stamp.load_judged(args.max_load)
+    if over and not args.busy:
         _log('refused: load average %.2f is over %.2f; wait for a quiet '
              'machine, or run with --busy (the result is then marked '
-             'busy)' % (load, args.max_load))
+             'busy)' % (args.load_before[0], args.max_load))
         return 3
     run_parts(args, series)
     return 0

@@ -111,23 +111,24 @@ def _long_lived(ctx):
 
 OURS_ONLY, IN_TREE = ['ours'], ['in-tree', 'in-tree + forget_finished_threads']
 PARTS = (
-    Part('chain-small', 14, 'chain N=10 and 100, sequential and concurrent',
+    # Six rounds for every ratio part: the fewest with a 95 % interval of
+    # the median (ratios.fewest_rounds), and one whole cycle of the three
+    # kinds' orders (chain.balanced_order). Fixed before measuring.
+    Part('chain-small', 21, 'chain N=10 and 100, sequential and concurrent',
          CHAIN, True, dict(sizes=[10, 100], concurrent_sizes=[10, 100],
-                           rounds=4),
+                           rounds=6),
          dict(sizes=[10], concurrent_sizes=[10], rounds=2), _chain),
-    Part('chain-concurrent', 14, 'concurrent chain N=100 and 150', CHAIN,
-         True, dict(sizes=[], concurrent_sizes=[100, 150], rounds=4),
+    Part('chain-concurrent', 21, 'concurrent chain N=100 and 150', CHAIN,
+         True, dict(sizes=[], concurrent_sizes=[100, 150], rounds=6),
          dict(sizes=[], concurrent_sizes=[12], rounds=1), _chain),
-    Part('chain-large-sequential', 13, 'sequential chain N=400', CHAIN,
-         True, dict(sizes=[400], concurrent_sizes=[], rounds=2),
+    Part('chain-large-sequential', 39, 'sequential chain N=400', CHAIN,
+         True, dict(sizes=[400], concurrent_sizes=[], rounds=6),
          dict(sizes=[14], concurrent_sizes=[], rounds=1), _chain),
     # N=400: at N=500 one round took 9 min (2026.2: update 50 s ours,
-    # 100 s in-tree, 119 s floor), so two would not fit in 15 min.
-    Part('chain-large-concurrent', 13, 'concurrent chain N=400', CHAIN,
-         True, dict(sizes=[], concurrent_sizes=[400], rounds=2),
+    # 100 s in-tree, 119 s floor); six rounds of 400 take ~40 min.
+    Part('chain-large-concurrent', 39, 'concurrent chain N=400', CHAIN,
+         True, dict(sizes=[], concurrent_sizes=[400], rounds=6),
          dict(sizes=[], concurrent_sizes=[14], rounds=1), _chain),
-    # Six rounds: with four, the insert's per-round ratios (1.15-1.33 on
-    # 2026.2, 0.96-1.32 on 2025.1) straddled 1.30x; about five decide it.
     Part('changes', 12, 'insert at 0 and removal mid-list of 50', CHAIN,
          True, dict(change_n=50, rounds=6), dict(change_n=10, rounds=1),
          _changes),
@@ -151,8 +152,8 @@ PARTS = (
     # On the loopback cloud (benchmarks/external_cloud.py), shared by the
     # external parts of one run. The smallest runs shorten the fallback
     # poll to 12 s so that the smoke test needs not wait 30 s.
-    # Twenty short rounds: ten left 2025.1's told median undecided (0.350 s,
-    # 0.299-0.410, on 3e764d8); twenty decided it (MISSED, fecd76b).
+    # Twenty short rounds, fixed (an even number: each type leads half).
+    # At least ten stacks per told case (issue 55).
     Part('external-short', 13, 'ExternalResource on the loopback cloud: '
          '2 s workflows; 50 stacks of 60 s at once; a lost notification',
          EXTERNAL, False,
@@ -163,12 +164,12 @@ PARTS = (
               batch_rounds=1, batch_stacks=2, batch_seconds=3.0,
               lost_stacks=1, lost_seconds=6.0, fallback=12),
          _external_short),
-    Part('external-600', 13, 'ExternalResource on the loopback cloud: '
-         '600 s workflows, 3 of each type side by side', EXTERNAL, False,
-         dict(warm_up=True, stacks=3, seconds=600.0, fallback=None),
+    Part('external-600', 14, 'ExternalResource on the loopback cloud: '
+         '600 s workflows, 10 of each type side by side', EXTERNAL, False,
+         dict(warm_up=True, stacks=10, seconds=600.0, fallback=None),
          dict(warm_up=False, stacks=1, seconds=4.0, fallback=12),
          _external_600),
-    Part('feedback', 5, 'time to first feedback, real agent',
+    Part('feedback', 7, 'time to first feedback, real agent',
          DEPLOY + ('heat_lifecycle_plugins/agent', 'benchmarks/feedback.py',
                    'benchmarks/external_cloud.py',
                    'benchmarks/external_watch.py'),

@@ -132,8 +132,12 @@ def speed():
     return json.loads(proc.stdout)
 
 
-def begin(busy):
-    """The stamp of a part about to run (load average before it)."""
+def begin(busy, load_before=None):
+    """The stamp of a part about to run.
+
+    load_before: the load average read when the run judged whether the
+    machine was quiet enough (load_judged); read now if not given.
+    """
     adopted = adopt_orphans()
     return {
         'commit': git('rev-parse', 'HEAD'),
@@ -143,7 +147,7 @@ def begin(busy):
         'machine': {'cores': os.cpu_count(), 'memory_bytes': memory_bytes(),
                     'platform': platform.platform(),
                     'python': platform.python_version()},
-        'load_before': list(os.getloadavg()),
+        'load_before': list(load_before or os.getloadavg()),
         'speed_before': speed(),
         'busy': busy,
         'orphans_adopted': adopted,
@@ -234,10 +238,14 @@ def foreign_cores(before, after, wall):
     return round(max(0.0, foreign) / wall, 3)
 
 
-def too_busy(max_load=MAX_LOAD):
-    """The 1-minute load average if it is over max_load, else None."""
-    load = os.getloadavg()[0]
-    return load if load > max_load else None
+def load_judged(max_load=MAX_LOAD):
+    """(the load averages now, whether the 1-minute one is over max_load).
+
+    The reading a run refuses on is the one its parts' stamps keep as
+    load_before.
+    """
+    load = list(os.getloadavg())
+    return load, load[0] > max_load
 
 
 def measured_busy(stamp, max_load=MAX_LOAD):

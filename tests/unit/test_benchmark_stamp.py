@@ -39,7 +39,7 @@ def test_told_busy_stays_busy():
 
 def test_the_previous_part_s_load_before_does_not_make_it_busy():
     # Parts run one after another: the load before the second is the
-    # first's own; the first refused a busy machine (too_busy).
+    # first's own; the first refused a busy machine (load_judged).
     assert not stamp.measured_busy(dict(QUIET, foreign_cores=0.03,
                                         load_before=[2.7, 3.6, 3.1]))
 
@@ -155,3 +155,12 @@ def test_a_failed_probe_is_none_and_an_old_result_shows_a_dash(
     assert merge.speed_text({'speed_before': {'interpreter': 0.234,
                                               'gc': 0.1},
                              'speed_after': None}) == '0.23, 0.10 / -'
+
+
+def test_the_stamp_keeps_the_load_the_refusal_was_judged_on(monkeypatch):
+    monkeypatch.setattr(stamp, 'speed', lambda: None)
+    monkeypatch.setattr(stamp, 'adopt_orphans', lambda: False)
+    judged, over = stamp.load_judged(max_load=-1.0)
+    assert over
+    assert stamp.begin(False, judged)['load_before'] == judged
+    assert not stamp.load_judged(max_load=10 ** 6)[1]
