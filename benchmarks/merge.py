@@ -14,14 +14,18 @@
 Writes RESULTS_DIR/results.md (the parts' origin, the targets, every
 table), chain.png and headline.rst, and README's headline of the series
 between its markers (markers(series)) when the README has them. A part
-whose commit predates the last change to the files it measures is marked
-stale; a part measured busy or at its smallest size is marked too.
+whose commit predates the last change to a file of what it measures (its
+import closure, benchmarks/closure.py) is marked stale; a part measured
+busy or at its smallest size is marked too. A profile is stale the same
+way, from the commit it names.
 """
 
 import glob
 import json
 import os
+import re
 
+from benchmarks import closure
 from benchmarks import headline
 from benchmarks import parts
 from benchmarks import ratios
@@ -58,7 +62,7 @@ def marks(result):
     """What to mistrust about a result: stale, busy, smallest, dirty."""
     part = parts.BY_NAME[result['part']]
     found = []
-    newer = stamp.stale(result['stamp'], part.measures)
+    newer = stamp.stale(result['stamp'], closure.files_of(part.measures))
     if newer:
         found.append('STALE (measured files changed in %s)' % newer)
     if stamp.measured_busy(result['stamp']):
@@ -188,14 +192,36 @@ def sections_of(measured, results):
     return found
 
 
+PROFILE_COMMIT = re.compile(r'^Commit ([0-9a-f]{7,40})', re.MULTILINE)
+
+
+def profile_roots(name):
+    """What a profile measures: the import closure's roots."""
+    if name.startswith('profile-external'):
+        return parts.EXTERNAL + ('benchmarks.told_profile',)
+    return parts.CHAIN + ('benchmarks.engine_profile',)
+
+
+def profile_mark(name, text):
+    """' (STALE ...)' or ' (no commit named)' of a profile, else ''."""
+    found = PROFILE_COMMIT.search(text)
+    if found is None:
+        return ' (no commit named: a summary, judged by its sources)'
+    newer = stamp.stale({'commit': found.group(1)},
+                        closure.files_of(profile_roots(name)))
+    return ' (STALE: measured files changed in %s)' % newer if newer else ''
+
+
 def profiles_markdown(results_dir):
     """A line per profile beside the results (benchmarks/engine_profile)."""
     lines = []
     for name in sorted(os.listdir(results_dir)):
         if name.startswith('profile-') and name.endswith('.md'):
             with open(os.path.join(results_dir, name)) as f:
-                title = f.readline().lstrip('# ').strip()
-            lines.append('- [%s](%s): %s' % (name, name, title))
+                text = f.read()
+            title = text.splitlines()[0].lstrip('# ').strip()
+            lines.append('- [%s](%s): %s%s' % (
+                name, name, title, profile_mark(name, text)))
     return '\n'.join(lines)
 
 

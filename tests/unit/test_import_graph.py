@@ -12,56 +12,20 @@
 """The package's modules (and the benchmarks') import each other without a
 circle.
 
-The graph is read from the source (ast), imports inside functions
-included: a late import hides a circle from Python, not from a reader.
+The graph is read from the source (benchmarks/closure.py: ast, imports
+inside functions included): a late import hides a circle from Python, not
+from a reader.
 """
-
-import ast
-import os
 
 import pytest
 
+from benchmarks import closure
+
 PACKAGE = 'heat_lifecycle_plugins'
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
-    os.path.abspath(__file__))))
-
-
-def package_modules(package=PACKAGE):
-    """{dotted module name: file path} of every module of the package."""
-    modules = {}
-    for folder, _dirs, files in os.walk(os.path.join(ROOT, package)):
-        for name in files:
-            if not name.endswith('.py'):
-                continue
-            path = os.path.join(folder, name)
-            dotted = os.path.relpath(path, ROOT)[:-3].replace(os.sep, '.')
-            modules[dotted.rsplit('.__init__', 1)[0]] = path
-    return modules
-
-
-def imported(module, path, modules):
-    """The package's modules that `module` imports."""
-    with open(path) as f:
-        tree = ast.parse(f.read(), path)
-    found = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            found.update(a.name for a in node.names if a.name in modules)
-        elif isinstance(node, ast.ImportFrom) and node.level == 0:
-            for alias in node.names:
-                full = '%s.%s' % (node.module, alias.name)
-                if full in modules:
-                    found.add(full)
-                elif node.module in modules:
-                    found.add(node.module)
-    found.discard(module)
-    return found
 
 
 def import_graph(package=PACKAGE):
-    modules = package_modules(package)
-    return {module: imported(module, path, modules)
-            for module, path in modules.items()}
+    return closure.import_graph((package,))
 
 
 def circle_from(start, graph):
