@@ -275,7 +275,7 @@ def calls_target(seconds):
             else CALLS_VS_IN_TREE)
 
 
-def _told_row(name, case):
+def told_row(name, case):
     band = median_band(latencies(case, OURS, 'told'))
     ours = of_kind(case, OURS)
     seen = describe_seconds(band) + _untold(ours)
@@ -310,7 +310,7 @@ def _untold(ours):
     return text
 
 
-def _lost_row(case, period):
+def lost_row(case, period):
     ours = of_kind(case, OURS)
     lost = [s for s in ours if s['how'] == 'fallback']
     times = [s['latency'] for s in lost if s['status'] == 'COMPLETE']
@@ -360,9 +360,9 @@ def targets(data, part=THREADS_PART):
         if case is None:
             continue
         if name == LOST:
-            rows.append(_lost_row(case, data['fallback_period']))
+            rows.append(lost_row(case, data['fallback_period']))
             continue
-        rows.append(_told_row(name, case))
+        rows.append(told_row(name, case))
         target = calls_target(case['seconds'])
         found = calls_ratio(case)
         rows.append(('ExternalResource, %s: Mistral calls <= %gx in-tree\'s'

@@ -20,10 +20,12 @@ types' Mistral calls per stack.
 from benchmarks import external_report as ext
 from benchmarks import harness
 from benchmarks import parts
+from benchmarks import ratios
 from benchmarks import report
 
 HEADER = ['workflow', 'stacks', 'ours (s)', 'in-tree (s)', 'ours ended',
-          'Mistral calls: ours', 'in-tree', 'ours/in-tree']
+          'ours\' target', 'Mistral calls: ours', 'in-tree',
+          'ours/in-tree']
 LABELS = {'short': '%(seconds)g s',
           'batch': '%(stacks)d at once, %(seconds)g s',
           'lost': 'notice lost, %(seconds)g s',
@@ -34,10 +36,17 @@ def _calls(case, kind):
     return harness.median([s['calls'] for s in ext.of_kind(case, kind)])
 
 
-def case_row(name, case):
-    """One headline row of a case of an external part's result."""
+def case_row(name, case, fallback_period):
+    """One headline row of a case of an external part's result.
+
+    ours' target: told <= 0.3 s (external_report.told_row), or a lost
+    notice within one fallback period (lost_row); the calls' ratio with
+    its verdict against calls_target.
+    """
     how = 'fallback' if name == ext.LOST else 'told'
     calls = ext.calls_ratio(case)
+    target = (ext.lost_row(case, fallback_period) if name == ext.LOST
+              else ext.told_row(name, case))[2]
     return (
         LABELS[name] % case,
         len(ext.of_kind(case, ext.OURS)),
@@ -45,18 +54,21 @@ def case_row(name, case):
             ext.latencies(case, ext.OURS, how))),
         report.fmt(harness.median(ext.latencies(case, ext.INTREE))),
         ext.how_they_ended(ext.of_kind(case, ext.OURS)),
+        target,
         report.fmt(_calls(case, ext.OURS), 0),
         report.fmt(_calls(case, ext.INTREE), 0),
-        report.fmt(calls and calls['median'], 2, 'x'))
+        '%s %s' % (report.fmt(calls and calls['median'], 2, 'x'),
+                   ratios.verdict(calls, ext.calls_target(case['seconds']))))
 
 
 def rows(results):
     """The rows of every case measured, in the report's order."""
     found = []
     for part in parts.EXTERNAL_PARTS:
-        cases = results.get(part, {}).get('data', {}).get('cases', {})
-        found += [case_row(name, cases[name]) for name in ext.CASES
-                  if name in cases]
+        data = results.get(part, {}).get('data', {})
+        cases = data.get('cases', {})
+        found += [case_row(name, cases[name], data.get('fallback_period'))
+                  for name in ext.CASES if name in cases]
     return found
 
 
@@ -67,5 +79,7 @@ def rst(results):
         return ''
     return ('ExternalResource on the loopback cloud, ours told by Mistral '
             '(a lost notification: caught by the fallback poll); SUCCESS '
-            '-> COMPLETE medians, Mistral calls per stack:\n\n' +
+            '-> COMPLETE medians, ours\' verdict (told: median <= 0.3 s, '
+            'on its 95 % interval; lost: within one fallback period), '
+            'Mistral calls per stack and their verdict:\n\n' +
             report.rst_table(HEADER, found))

@@ -43,7 +43,7 @@ def default_results_dir(series):
 def parse_args(argv):
     p = argparse.ArgumentParser(
         prog='benchmarks/run.sh [--heat SERIES]',
-        description='Benchmark parts of at most 15 minutes (issue 33).')
+        description='Benchmark parts, one at a time (issues 33, 55).')
     do = p.add_mutually_exclusive_group(required=True)
     do.add_argument('--part', nargs='+', choices=sorted(parts.BY_NAME),
                     metavar='NAME', help='run these parts (--list)')

@@ -9,7 +9,7 @@
 # WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
 # License for the specific language governing permissions and limitations
 # under the License.
-"""The benchmark's parts: each at most 15 minutes on 2 cores (issue 33).
+"""The benchmark's parts, each measured alone on a quiet machine (issue 33).
 
 A part is a name, the minutes it is expected to take on a quiet 2-core
 machine (estimates from the runs of 2026-11-23, to correct with each

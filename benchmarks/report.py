@@ -164,11 +164,19 @@ def rst_table(header, rows):
                      [rule])
 
 
-def headline_rst(rows):
-    """The headline table in RST, for README.rst (headline.rst)."""
+def headline_rst(rows, ratio_cells=None):
+    """The headline table in RST, for README.rst (headline.rst).
+
+    ratio_cells: {(mode, N, operation): (ours/in-tree, ours/floor)} texts
+    to show instead of the ratios of the medians (targets.ratio_cells:
+    the per-round ratios' median and its verdict).
+    """
+    found = []
+    for mode, n, op, o, i, f, r_i, r_f in headline_rows(rows):
+        cells = (fmt(r_i, 2, 'x'), fmt(r_f, 2, 'x'))
+        if ratio_cells is not None:
+            cells = ratio_cells.get((mode, n, op), ('n/a', 'n/a'))
+        found.append((mode, n, op, fmt(o), fmt(i), fmt(f)) + tuple(cells))
     return rst_table(
         ['mode', 'N', 'operation', 'ours (s)', 'in-tree (s)', 'floor (s)',
-         'ours/in-tree', 'ours/floor'],
-        [(mode, n, op, fmt(o), fmt(i), fmt(f), fmt(r_i, 2, 'x'),
-          fmt(r_f, 2, 'x'))
-         for mode, n, op, o, i, f, r_i, r_f in headline_rows(rows)])
+         'ours/in-tree', 'ours/floor'], found)

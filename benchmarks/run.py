@@ -15,7 +15,7 @@
     python -m benchmarks.run --part NAME | --list | --report   (parts)
 
 With --part, --list or --report it hands over to benchmarks/part_run.py:
-the benchmark in parts of at most 15 minutes, the way to measure.
+the benchmark in parts, the way to measure.
 
 (benchmarks/run.sh does it inside the project venv.) Writes
 DIR/results.md and DIR/chain.png and prints the headline table.

@@ -67,6 +67,21 @@ def ratio_rows(rows):
     return out
 
 
+def ratio_cells(rows):
+    """{(mode, N, operation): ('1.03x MISSED', '1.13x met')} of the rows.
+
+    The median of the per-round ratios against in-tree and the floor, each
+    with its verdict against its target.
+    """
+    def cell(s, target):
+        if s is None:
+            return 'n/a'
+        return '%.2fx %s' % (s['median'], ratios.verdict(s, target))
+    return {(r['mode'], r['n'], r['op']): (
+        cell(r['in-tree'], IN_TREE), cell(r['floor'], floor_target(r['n'])))
+        for r in ratio_rows(rows)}
+
+
 def _worst(verdicts):
     for v in (ratios.MISSED, ratios.UNDECIDED, 'not measured'):
         if v in verdicts:
@@ -187,7 +202,7 @@ def rows_of(measured):
 
 
 def markdown(measured):
-    lines = ['| target | measured (median, band of per-round ratios) '
+    lines = ['| target | measured (median, its 95 % interval, rounds) '
              '| verdict |', '|---|---|---|']
     lines += ['| %s | %s | %s |' % row for row in rows_of(measured)]
     return '\n'.join(lines)

@@ -30,7 +30,7 @@ def case(seconds, stacks, samples):
 
 
 RESULTS = {
-    'external-short': {'data': {'cases': {
+    'external-short': {'data': {'fallback_period': 30, 'cases': {
         'batch': case(60, 2, [sample('ours', 'told', 0.8, 6),
                               sample('ours', 'fallback', 30.0, 8),
                               sample('in-tree', None, 0.7, 50),
@@ -47,10 +47,15 @@ def test_each_workflow_length_has_its_row_with_calls():
     rows = {r[0]: r for r in headline.rows(RESULTS)}
     assert sorted(rows) == ['2 at once, 60 s', '600 s', 'notice lost, 20 s']
     # Ours' told stacks only: the fallback's 30 s is not its latency.
+    # One told stack: no 95 % interval, undecided; the calls' one pair
+    # alike.
     assert rows['2 at once, 60 s'][2:] == (
-        '0.80', '0.65', 'fallback 1, told 1', '7', '51', '0.14x')
-    assert rows['notice lost, 20 s'][2] == '9.70'
-    assert rows['600 s'][5:] == ('23', '574', '0.04x')
+        '0.80', '0.65', 'fallback 1, told 1', 'undecided', '7', '51',
+        '0.14x undecided')
+    # The lost notice: found by the fallback poll within its period.
+    assert rows['notice lost, 20 s'][2:6] == ('9.70', '0.90', 'fallback 1',
+                                              'met')
+    assert rows['600 s'][6:] == ('23', '574', '0.04x undecided')
 
 
 def test_the_readme_headline_of_its_series_gets_the_table(tmp_path):

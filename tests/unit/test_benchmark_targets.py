@@ -28,14 +28,14 @@ def short_case(samples):
 def test_a_band_across_the_target_is_undecided_with_stacks_to_decide():
     case = short_case([stack(v) for v in (0.27, 0.41, 0.42, 0.44, 0.45,
                                           0.46)])
-    title, seen, verdict = external_report._told_row('short', case)
+    title, seen, verdict = external_report.told_row('short', case)
     assert verdict == 'undecided'
     assert '~7 told stacks to decide' in seen, seen
 
 
 def test_too_few_stacks_for_an_interval_are_undecided_with_stacks_to_decide():
     case = short_case([stack(v) for v in (0.40, 0.41, 0.42, 0.43)])
-    title, seen, verdict = external_report._told_row('short', case)
+    title, seen, verdict = external_report.told_row('short', case)
     assert verdict == 'undecided'
     assert 'too few for a 95 % interval' in seen, seen
     assert '~6 told stacks to decide' in seen, seen
@@ -46,7 +46,7 @@ def test_stacks_the_fallback_poll_found_first_are_named_with_latencies():
                                           0.45)] +
                       [stack(0.07, 'fallback'), stack(0.31, 'fallback'),
                        stack(None, None)])
-    seen, verdict = external_report._told_row('short', case)[1:]
+    seen, verdict = external_report.told_row('short', case)[1:]
     assert verdict == 'MISSED'
     assert ('2 of 9 found first by the fallback poll (0.07-0.31 s); 1 of '
             '9 neither told nor found by the fallback poll') in seen, seen
