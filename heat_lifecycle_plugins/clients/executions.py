@@ -29,9 +29,10 @@ longer than the grace it is given.
 An execution Mistral tells about its end (a webhook, see
 resources/execution_notices.py) is not polled on that schedule:
 wait_told() looks for the notice every LOOK_EVERY seconds (a database
-read, no Mistral call), reads the execution once told, and polls it only
-every `period` seconds (a Schedule with a period) in case the notice was
-lost.
+read, no Mistral call), or at once when the notice's signal lands in the
+same engine process (its pause is woken), reads the execution once told,
+and polls it only every `period` seconds (a Schedule with a period) in
+case the notice was lost.
 """
 
 import collections
@@ -193,16 +194,20 @@ def poll_until(read, schedule, budget, grace, before_poll=None,
 
 
 def wait_told(read, notice, schedule, budget, grace, before_poll=None,
-              look_every=LOOK_EVERY, clock=time.monotonic, sleep=time.sleep):
+              look_every=None, clock=time.monotonic, sleep=time.sleep,
+              pause=None):
     """(the finished Execution, told) or (None, False) after `budget` s.
 
     notice.ended(): whether Mistral said the execution ended (a database
     read); notice.dismiss(): forget a notice the execution belies (it
-    still runs). Looks every `look_every` seconds; reads the execution
-    once told (the notice's body is never trusted), else when the
-    schedule's fallback poll is due. read, before_poll and grace as for
-    poll_until; before_poll also runs once per call.
+    still runs). Looks every `look_every` seconds (pause(seconds), which
+    may end early when the notice is recorded in this process; sleep if
+    none); reads the execution once told (the notice's body is never
+    trusted), else when the schedule's fallback poll is due. read,
+    before_poll and grace as for poll_until; before_poll also runs once
+    per call.
     """
+    look_every = look_every or LOOK_EVERY
     if before_poll is not None:
         before_poll()
     now = clock()
@@ -219,5 +224,5 @@ def wait_told(read, notice, schedule, budget, grace, before_poll=None,
                 notice.dismiss()
         if clock() + look_every > deadline:
             return None, False
-        sleep(look_every)
+        (pause or sleep)(look_every)
         now = clock()

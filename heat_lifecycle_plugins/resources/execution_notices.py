@@ -25,6 +25,7 @@ and its EC2 keypair, made on first use) go with the resource.
 """
 
 import collections
+import threading
 
 from oslo_log import log as logging
 
@@ -100,12 +101,49 @@ def ended_reason(run, told):
         'found by the fallback poll (no notification came)')
 
 
+# The checks of this engine process waiting for a notice, by execution id.
+# A signal whose RPC call lands in the same process wakes its check at once
+# (wake()); one that lands in another worker is found at the next look.
+_WAITING = collections.defaultdict(list)
+_WAITING_LOCK = threading.Lock()
+
+
+def wake(execution_id):
+    """Wake this process's checks waiting for `execution_id`'s notice."""
+    with _WAITING_LOCK:
+        events = list(_WAITING.get(execution_id, ()))
+    for event in events:
+        event.set()
+
+
 class Notice(object):
-    """Whether Mistral said `execution_id` ended, as wait_told asks it."""
+    """Whether Mistral said `execution_id` ended, as wait_told asks it.
+
+    A context manager: while inside, pause() can be woken by wake().
+    """
 
     def __init__(self, resource, execution_id):
         self.resource = resource
         self.execution_id = execution_id
+        self._woken = threading.Event()
+
+    def __enter__(self):
+        with _WAITING_LOCK:
+            _WAITING[self.execution_id].append(self._woken)
+        return self
+
+    def __exit__(self, *exc_info):
+        with _WAITING_LOCK:
+            waiting = _WAITING[self.execution_id]
+            waiting.remove(self._woken)
+            if not waiting:
+                del _WAITING[self.execution_id]
+
+    def pause(self, seconds):
+        """Wait `seconds`, or less if woken; True if woken."""
+        woken = self._woken.wait(seconds)
+        self._woken.clear()
+        return woken
 
     def ended(self):
         stored = heat_internals.resource_data_value(self.resource, ENDED_KEY)
@@ -161,6 +199,7 @@ class ExecutionNotices(object):
         ended, reason = notice(details)
         if ended is not None:
             self.data_set(ENDED_KEY, ended)
+            wake(ended)
         else:
             LOG.info('%s: %s', self, reason)
         self._add_event(SIGNAL_EVENT, self.status,

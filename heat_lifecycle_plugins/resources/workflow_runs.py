@@ -188,9 +188,10 @@ class WorkflowRuns(object):
 
     def _wait_told(self, watch, budget):
         """(finished execution, told by Mistral) or (None, False)."""
-        notice = notices.Notice(self, watch.run.execution_id)
-        return self._riding_outages(watch, executions.wait_told,
-                                    notice=notice)(budget)
+        with notices.Notice(self, watch.run.execution_id) as notice:
+            return self._riding_outages(watch, executions.wait_told,
+                                        notice=notice,
+                                        pause=notice.pause)(budget)
 
     def _riding_outages(self, watch, wait, **kwargs):
         """wait(read, schedule, budget, grace, ...) as a call of budget.

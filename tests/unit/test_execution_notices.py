@@ -11,6 +11,8 @@
 # under the License.
 """An ExternalResource told by Mistral: notices and the told wait."""
 
+import threading
+
 import pytest
 
 from heat_lifecycle_plugins.clients import executions
@@ -195,6 +197,34 @@ def test_told_during_an_outage_retries_at_the_outage_pace():
 
 class Unanswered(Exception):
     transient = True
+
+
+def test_a_woken_pause_ends_the_wait_at_the_notice_not_the_next_look():
+    clock, reads = Clock(), []
+    schedule = executions.Schedule(0.0, 3.0, period=30)
+    notice = FakeNotice(at=1.1)(clock)
+
+    def pause(seconds):  # woken when the notice lands
+        clock.now = min(clock.now + seconds, max(clock.now, notice.at))
+    execution, told = executions.wait_told(
+        reader(clock, 1.0, reads), notice, schedule, 5.0, grace=120,
+        clock=clock, sleep=clock.sleep, look_every=4.0, pause=pause)
+    assert told and execution.state == 'SUCCESS'
+    assert clock.now == 1.1  # not 4.0, the next look
+
+
+def test_wake_reaches_the_notice_waiting_in_this_process_only():
+    with notices.Notice(None, 'exec-1') as waiting, \
+            notices.Notice(None, 'exec-2') as other:
+        woke = threading.Timer(0.05, notices.wake, ['exec-1'])
+        woke.start()
+        assert waiting.pause(30) is True
+        assert other.pause(0.01) is False
+        # Woken once: the next pause waits again.
+        assert waiting.pause(0.01) is False
+        woke.join()
+    assert 'exec-1' not in notices._WAITING
+    notices.wake('exec-1')  # nobody waits: nothing happens
 
 
 # -- how an action waits ------------------------------------------------------

@@ -96,3 +96,24 @@ def test_a_lost_notice_is_caught_by_the_fallback_poll(
     assert any(r.endswith('found by the fallback poll (no notification '
                           'came)') for r in reasons(heat, ident))
     heat.delete(ident)
+
+
+def test_a_notice_wakes_the_waiting_check_in_its_own_process(
+        heat, mistral, options, thing_store, monkeypatch):
+    # Looks 300 s apart within a 600 s check: only the wake of the signal
+    # recorded in this (the engine's) process can end the action soon.
+    from heat_lifecycle_plugins.clients import executions
+    from heat_lifecycle_plugins.resources import workflow_runs
+    monkeypatch.setattr(executions, 'LOOK_EVERY', 300.0)
+    monkeypatch.setattr(workflow_runs, 'CHECK_BUDGET', 600.0)
+    told(options, 600)
+    known = {e.id for e in executions_of(mistral, 'create_slowly')}
+    ident = heat.create(SLOW, params={'store': thing_store.url}, wait=False)
+    execution = ended_execution(mistral, known)
+    time.sleep(1)  # the check is in its first 300 s pause
+    heat.signal(ident, 'thing', {'id': execution.id,
+                                 'event': 'WORKFLOW_SUCCEEDED'})
+    heat.wait(ident, 'CREATE', timeout=60)  # a look would take 300 s
+    assert 'Mistral execution %s ended: told by Mistral' % execution.id \
+        in reasons(heat, ident)
+    heat.delete(ident)
