@@ -11,8 +11,9 @@
 # under the License.
 """Writes plugin_dir_loader.py into a directory of heat-engine's plugin_dirs.
 
-`heat-lifecycle-plugins install-loader` runs it; so do the test fixtures
-and the benchmarks, which start heat-engine as an operator would.
+`heat-lifecycle-plugins install-loader` runs it (`--remove` takes it out
+again, before the package is uninstalled); so do the test fixtures and
+the benchmarks, which start heat-engine as an operator would.
 """
 
 import os
@@ -49,6 +50,20 @@ def install_loader(plugin_dir, force=False):
     os.chmod(tmp, 0o644)
     os.replace(tmp, path)
     return path, 'written'
+
+
+def remove_loader(plugin_dir):
+    """Delete the loader from plugin_dir; return (path, 'removed'|'absent').
+
+    Only the file of the loader's name goes: it is the only file the
+    package writes outside its Python environment.
+    """
+    path = os.path.join(plugin_dir, LOADER_FILENAME)
+    try:
+        os.remove(path)
+    except FileNotFoundError:
+        return path, 'absent'
+    return path, 'removed'
 
 
 def stale_loaders(plugin_dirs):

@@ -25,6 +25,9 @@ import importlib.metadata
 # threading backend from 25.0.
 EVENTLET, THREADS = 'eventlet', 'native threads'
 THREADS_SINCE = (25, 0, 0)
+# heat-api-cfn needs [ec2authtoken] credentials (no unauthenticated
+# fallback) from 27.0.
+EC2AUTH_REQUIRED_SINCE = (27, 0, 0)
 
 # tested: the openstack-heat version CI runs the series with.
 Series = collections.namedtuple(
@@ -63,15 +66,32 @@ KNOWN_ISSUES = (
         'forget_finished_threads = true (opt-in: heat-engine then drops '
         'finished threads, for every stack), or raise num_engine_workers '
         'and restart heat-engine before a stack reaches the limit'),
+    # heat/api/aws/ec2token.py: 24.1.1, 25.0.1 and 26.0.x (stable/2025.1
+    # to stable/2026.1) fall back to an unauthenticated ec2tokens call
+    # (_create_noauth_ks_adapter) when [ec2authtoken] has no credentials;
+    # master (27.x) has no fallback (keystoneauth's MissingAuthPlugin).
     KnownIssue(
-        'ec2authtoken-auth', (((24, 1, 1), (25, 0, 0)), ((25, 0, 1), None)),
-        'since the OSSA-2025-002 fix heat-api-cfn authenticates to Keystone '
-        'itself to check EC2 signatures: without credentials every '
-        'CFN_SIGNAL signal (the default deployment transport) fails with '
-        'HTTP 500 MissingAuthPlugin',
+        'ec2authtoken-auth', ((EC2AUTH_REQUIRED_SINCE, None),),
+        'heat-api-cfn authenticates to Keystone itself to check EC2 '
+        'signatures: without [ec2authtoken] credentials every CFN_SIGNAL '
+        'signal (the default deployment transport) fails with HTTP 500 '
+        'MissingAuthPlugin',
         'set [ec2authtoken] auth_type = password, auth_url, username, '
         'password, project_name, user_domain_name, project_domain_name '
         'and endpoint_override = the unversioned Keystone URL'),
+    KnownIssue(
+        'ec2authtoken-fallback', (((24, 1, 1), (25, 0, 0)),
+                                  ((25, 0, 1), EC2AUTH_REQUIRED_SINCE)),
+        'since the OSSA-2025-002 fix heat-api-cfn checks EC2 signatures '
+        'with [ec2authtoken] credentials; without them it falls back to an '
+        'unauthenticated ec2tokens call (logged at its start), which a '
+        'Keystone that requires authentication for it refuses: CFN_SIGNAL '
+        'signals then fail with HTTP 403 AccessDenied; Heat 27 (2026.2) '
+        'drops the fallback',
+        'set [ec2authtoken] auth_type = password, auth_url, username, '
+        'password, project_name, user_domain_name, project_domain_name '
+        'and endpoint_override = the unversioned Keystone URL (required '
+        'from 2026.2 on)'),
     KnownIssue(
         'ossa-2025-002-unfixed', (((24, 0, 0), (24, 1, 1)),
                                   ((25, 0, 0), (25, 0, 1))),

@@ -41,7 +41,8 @@ fi
 # package, its metadata files, and the commit (pbr's version).
 source_hash=$({ git rev-parse HEAD
                 git ls-files -co --exclude-standard heat_lifecycle_plugins \
-                    setup.cfg setup.py requirements.txt README.rst LICENSE \
+                    setup.cfg setup.py pyproject.toml requirements.txt \
+                    README.rst LICENSE \
                     | sort | xargs sha256sum; } | sha256sum | cut -c1-16)
 stamp=dist/.built-from
 if [ "$(cat "$stamp" 2>/dev/null)" != "$source_hash" ] ||

@@ -51,8 +51,11 @@ RUN_ACTION_HELP = (
 
 def cmd_install_loader(args):
     try:
-        path, what = plugin_dir_installer.install_loader(args.plugin_dir,
-                                                         args.force)
+        if args.remove:
+            path, what = plugin_dir_installer.remove_loader(args.plugin_dir)
+        else:
+            path, what = plugin_dir_installer.install_loader(
+                args.plugin_dir, args.force)
     except (FileExistsError, OSError) as exc:
         print('error: %s' % exc, file=sys.stderr)
         return 1
@@ -92,6 +95,9 @@ def _add_operator_commands(sub):
                    help='a directory listed in heat.conf plugin_dirs')
     p.add_argument('--force', action='store_true',
                    help='overwrite a different file of the same name')
+    p.add_argument('--remove', action='store_true',
+                   help='delete the loader from the plugin dir instead '
+                        '(before uninstalling the package)')
     p.set_defaults(func=cmd_install_loader)
     p = sub.add_parser('list', help='list the declared resource types')
     p.set_defaults(func=cmd_list)

@@ -160,20 +160,44 @@ def told_finding(heat, opts):
             opts['mistral_notified_poll_interval'], polls(opts))))
 
 
+def webhook_target(url):
+    """(host, 'host:port', https) of the URL Mistral posts to."""
+    parsed = urllib.parse.urlparse(url)
+    https = parsed.scheme == 'https'
+    host = parsed.hostname or url
+    try:
+        port = parsed.port or (443 if https else 80)
+    except ValueError:
+        return host, host, https
+    return host, ('[%s]:%d' if ':' in host else '%s:%d') % (host, port), https
+
+
 def mistral_finding(heat, opts):
-    """What Mistral needs, which check cannot see."""
+    """What Mistral needs, which check cannot see.
+
+    kolla-ansible (roles/heat/templates/heat.conf.j2) and openstack-ansible
+    (os_heat defaults/main.yml) set heat_waitcondition_server_url to the
+    public heat-api-cfn endpoint: that is where Mistral's engine posts.
+    """
     url = _default(heat, SIGNAL_URL_OPTION)
-    host = (urllib.parse.urlparse(url).hostname if url else None) or (
-        'heat-api-cfn\'s address')
+    if url:
+        host, target, https = webhook_target(url)
+        reach = ('Mistral\'s engine must reach %s (heat_waitcondition_server'
+                 '_url)%s' % (target, ' and trust its TLS certificate'
+                              if https else ''))
+    else:
+        host = 'heat-api-cfn\'s address'
+        reach = ('Mistral\'s engine must reach the catalog\'s '
+                 'cloudformation endpoint')
     return checks.Finding(checks.OK, TOPIC, (
-        'Mistral\'s configuration is not read here; it needs a running '
+        '%s; Mistral\'s configuration is not read here; it needs a running '
         'mistral-notifier or [notifier] type = local (with the default, '
         'remote, and no notifier every notification is lost silently) '
         'and, from Mistral 23 on, [action_std_http] denied_cidrs and '
         'allowed_hosts that let it post to %s; a lost notification is '
         'never sent again: its action ends by the fallback poll, up to %d '
         's after its workflow' % (
-            host, opts['mistral_notified_poll_interval'])))
+            reach, host, opts['mistral_notified_poll_interval'])))
 
 
 def findings(version, heat, cfn=None):

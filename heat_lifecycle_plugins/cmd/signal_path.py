@@ -108,6 +108,31 @@ def _endpoint_findings(endpoint, level):
     return []
 
 
+CREDENTIALS = ('auth_type = password, auth_url, username, password, '
+               'user_domain_name, project_name, project_domain_name')
+
+
+def _no_auth_type_finding(required, level):
+    """[ec2authtoken] without credentials, worded for the release.
+
+    heat/api/aws/ec2token.py: from Heat 27 keystoneauth refuses the call
+    (MissingAuthPlugin); 24.1.1 to 26.x fall back to an unauthenticated
+    ec2tokens call, which only a Keystone requiring authentication refuses.
+    """
+    if required:
+        return checks.Finding(level, TOPIC, (
+            '[ec2authtoken] auth_type is not set: heat-api-cfn answers every '
+            'CFN_SIGNAL signal with HTTP 500 (MissingAuthPlugin) on Heat 27 '
+            'and later; set [ec2authtoken] %s' % CREDENTIALS))
+    return checks.Finding(checks.WARN, TOPIC, (
+        '[ec2authtoken] auth_type is not set: on this release heat-api-cfn '
+        'then checks CFN_SIGNAL signatures with an unauthenticated '
+        'ec2tokens call, which a Keystone that requires authentication for '
+        'it refuses (every CFN_SIGNAL signal then answers HTTP 403 '
+        'AccessDenied) and which Heat 27 (2026.2) no longer makes; set '
+        '[ec2authtoken] %s' % CREDENTIALS))
+
+
 def ec2authtoken_findings(version, heat, cfn=None):
     """heat-api-cfn's credentials to check CFN_SIGNAL signatures.
 
@@ -115,7 +140,8 @@ def ec2authtoken_findings(version, heat, cfn=None):
     cfn, its own file where it has one, else the engine's.
     """
     keys = {issue.key for issue in releases.issues_of(version)}
-    if 'ec2authtoken-auth' not in keys:
+    required = 'ec2authtoken-auth' in keys
+    if not (required or 'ec2authtoken-fallback' in keys):
         return []
     transport = setting(heat, 'DEFAULT',
                         'default_deployment_signal_transport',
@@ -126,12 +152,7 @@ def ec2authtoken_findings(version, heat, cfn=None):
         cfn = heat
     auth_type = setting(cfn, 'ec2authtoken', 'auth_type')
     if not auth_type:
-        return [checks.Finding(level, TOPIC, (
-            '[ec2authtoken] auth_type is not set: heat-api-cfn answers every '
-            'CFN_SIGNAL signal with HTTP 500 (MissingAuthPlugin) on this '
-            'release; set [ec2authtoken] auth_type = password, auth_url, '
-            'username, password, user_domain_name, project_name, '
-            'project_domain_name'))]
+        return [_no_auth_type_finding(required, level)]
     found = []
     if auth_type in PASSWORD_PLUGINS:
         missing = [name for name in ('auth_url', 'password')

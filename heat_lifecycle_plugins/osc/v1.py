@@ -14,8 +14,8 @@
 Thin: each runs the code of the heat-lifecycle-plugins command of the same
 job (cmd.why, cmd.run_action, cmd.progress) with a client that
 OSC's client manager authenticated. Bad input, a stack or resource that is
-not there, missing credentials or an unreachable cloud: one line on
-stderr and exit status 2.
+not there or an unreachable cloud: one line on stderr and exit status 2;
+missing credentials: OSC's own message and status 1.
 """
 
 import sys
@@ -32,30 +32,19 @@ EXIT_ERROR = heat_api.EXIT_ERROR
 
 
 class LifecycleCommand(command.Command):
-    """Authenticates in take_action, so that its failure is our one line.
+    """OSC authenticates before the command runs, as for its own commands.
 
-    (With auth_required, OSC would authenticate before the command runs
-    and end with its own message and status 1.)
+    auth_required stays osc-lib's default (True): OSC's shell validates the
+    cloud's options, authenticates and sets its user agent; a failure there
+    is OSC's own message and status 1, as for every `openstack` command.
+    We only read the client manager's public attributes (the client that
+    plugin.make_client builds on its session), as python-heatclient's
+    commands do; failures after that are our one line and status 2.
     """
 
-    auth_required = False
-
     def heat(self):
-        """python-heatclient, authenticated as OSC's options say."""
-        from openstack import exceptions as sdk_exc
-        from osc_lib import exceptions
-        app, manager = self.app, self.app.client_manager
-        try:
-            manager._auth_required = True
-            manager._cli_options = app.cloud_config.get_one(
-                cloud=app.options.cloud, argparse=app.options,
-                validate=True)
-            manager.setup_auth()
-        except (exceptions.CommandError, sdk_exc.ConfigException) as exc:
-            raise heat_api.CommandError(
-                'cannot authenticate: %s (set OS_* variables, --os-* '
-                'options or --os-cloud)' % ' '.join(str(exc).split()))
-        return manager.lifecycle
+        """python-heatclient on the session OSC authenticated."""
+        return self.app.client_manager.lifecycle
 
     def run(self, parsed_args):
         try:

@@ -66,6 +66,16 @@ def test_the_sdist_holds_every_file_of_the_package(sdist):
     assert not package_files_in_git() - names
 
 
+def test_the_sdist_builds_with_pbrs_backend(sdist):
+    # A PEP 517 frontend (pip, build) reads the backend from pyproject.toml.
+    with tarfile.open(sdist) as tar:
+        [member] = [m for m in tar.getmembers()
+                    if m.name.count('/') == 1 and
+                    m.name.endswith('/pyproject.toml')]
+        text = tar.extractfile(member).read().decode()
+    assert re.search(r'^build-backend = "pbr.build"$', text, re.M), text
+
+
 def test_the_wheel_holds_no_test_support(wheel_zip):
     tops = {n.split('/')[0] for n in wheel_zip.namelist()}
     assert 'heat_lifecycle_fixtures' not in tops

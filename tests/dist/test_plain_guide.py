@@ -14,8 +14,10 @@
 A fresh venv with the series' Heat, our wheel installed into it with pip,
 `heat-lifecycle-plugins install-loader` writing the loader, and heat-engine
 started from that venv with only that plugin_dirs (nothing of the tests on
-its path). `check` then finds what the guide says to expect, and a stack of
-each type is created and deleted through heat-api.
+its path). `check` then finds what the guide says to expect, a stack of
+each type is created and deleted through heat-api, and the guide's removal
+(install-loader --remove, pip uninstall, heat-engine restarted) hands a
+stack of ours back to Heat's in-tree types.
 """
 
 import os
@@ -112,3 +114,55 @@ def test_a_stack_of_each_type_is_created_and_deleted(guide_cloud, tmp_path):
         driver.delete(stack_id)
     log = open(guide_cloud.heat.engine_log, errors='replace').read()
     assert 'Traceback' not in log
+
+
+def chain(members):
+    return hot.template({'chain': {
+        'type': 'OS::Heat::ResourceChain',
+        'properties': {'resources': ['OS::Heat::None'] * members}}})
+
+
+# Our entry points (heat.clients, heat.constraints) the venv still offers.
+ENTRY_POINTS = (
+    'import importlib.metadata as m; print(sorted('
+    'e.value for g in ("heat.clients", "heat.constraints") '
+    'for e in m.entry_points(group=g) if "lifecycle" in e.value))')
+
+
+def chain_properties(heat_client):
+    return set(heat_client.resource_types.get(
+        'OS::Heat::ResourceChain')['properties'])
+
+
+def test_the_guides_removal_hands_a_stack_back_to_heat(
+        guide_cloud, operator_venv, wheel, tmp_path):
+    # Last in this module: it uninstalls the wheel (and puts it back).
+    heat = guide_cloud.heat
+    loader = os.path.join(heat.plugin_dir, 'heat_lifecycle_plugins_loader.py')
+    client = guide_cloud.heat_client()
+    assert 'concurrency_limit' in chain_properties(client)  # ours
+    with stacks.StackDriver(client, str(tmp_path), prefix='removal') as driver:
+        stack_id = driver.create(chain(2))
+        removed = operator_venv.run(
+            operator_venv.bin('heat-lifecycle-plugins'), 'install-loader',
+            '--remove', '--plugin-dir', heat.plugin_dir)
+        assert removed.stdout == 'removed %s\n' % loader
+        engine = heat.part('heat-engine')
+        try:
+            operator_venv.run(operator_venv.bin('pip'), 'uninstall', '-y',
+                              'heat-lifecycle-plugins')
+            engine.stop()  # the guide's restart
+            engine.start()
+            assert not os.path.exists(loader)
+            assert 'heat-lifecycle-plugins' not in operator_venv.installed()
+            assert operator_venv.run(
+                operator_venv.python, '-c', ENTRY_POINTS).stdout == '[]\n'
+            # Heat's in-tree ResourceChain now: it updates and deletes the
+            # stack ours created.
+            assert 'concurrency_limit' not in chain_properties(client)
+            driver.update(stack_id, chain(1))
+            driver.delete(stack_id)
+        finally:
+            operator_venv.pip_install(wheel)
+    with open(heat.log_of('heat-engine'), errors='replace') as f:
+        assert 'Traceback' not in f.read()

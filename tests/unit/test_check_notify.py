@@ -20,6 +20,7 @@ import pytest
 from heat_lifecycle_plugins.cmd import checks
 from heat_lifecycle_plugins.cmd import notify_path
 from heat_lifecycle_plugins.cmd import signal_path
+from heat_lifecycle_plugins import releases
 from tests.plugin_env import run_cli
 from tests.plugin_env import SIGNAL_PATH
 from tests.plugin_env import write_heat_conf
@@ -51,15 +52,19 @@ def problems(found):
     return [checks.render(f) for f in found if f.level != checks.OK]
 
 
-def mistral_line(host='cfn.example.org', period=30):
+def mistral_line(host='cfn.example.org', period=30, target=None):
+    reach = ('the catalog\'s cloudformation endpoint' if target is False else
+             '%s (heat_waitcondition_server_url)' % (
+                 target or '%s:8000' % host))
     return (
-        'ok   mistral-notify: Mistral\'s configuration is not read here; it '
+        'ok   mistral-notify: Mistral\'s engine must reach %s; '
+        'Mistral\'s configuration is not read here; it '
         'needs a running mistral-notifier or [notifier] type = local (with '
         'the default, remote, and no notifier every notification is lost '
         'silently) and, from Mistral 23 on, [action_std_http] denied_cidrs '
         'and allowed_hosts that let it post to %s; a lost notification is '
         'never sent again: its action ends by the fallback poll, up to %d s '
-        'after its workflow' % (host, period))
+        'after its workflow' % (reach, host, period))
 
 
 def test_a_sound_cloud_is_told_and_says_what_mistral_needs(tmp_path):
@@ -157,7 +162,8 @@ def test_addresses_mistral_23_denies_by_default(tmp_path, host, kind):
         'leave it out of [action_std_http] denied_cidrs (by default '
         '127.0.0.0/8, ::1, 169.254.0.0/16 and fe80::/10), or %s' % (
             url, kind, LOST)]
-    assert rendered(found)[-1] == mistral_line(host.strip('[]'))
+    assert rendered(found)[-1] == mistral_line(host.strip('[]'),
+                                               target='%s:8000' % host)
 
 
 def test_a_url_that_is_no_address_is_not_judged(tmp_path):
@@ -176,7 +182,20 @@ def test_no_signal_url_the_catalogs_endpoint_or_polling(tmp_path):
         'set: the webhook goes to the catalog\'s cloudformation endpoint, '
         'which Mistral must reach, or %s; without that endpoint actions %s'
         % (LOST, POLLS)]
-    assert rendered(found)[-1] == mistral_line('heat-api-cfn\'s address')
+    assert rendered(found)[-1] == mistral_line('heat-api-cfn\'s address',
+                                               target=False)
+
+
+def test_check_names_the_host_mistral_must_reach_and_its_tls(tmp_path):
+    heat = sound(tmp_path)
+    heat['DEFAULT']['heat_waitcondition_server_url'] = (
+        'https://cloud.example.org/v1/waitcondition')
+    [line] = [f.text for f in notify_path.findings(NEW, heat)
+              if f.text.startswith('Mistral\'s engine')]
+    assert line.startswith(
+        'Mistral\'s engine must reach cloud.example.org:443 '
+        '(heat_waitcondition_server_url) and trust its TLS certificate; ')
+    assert 'allowed_hosts that let it post to cloud.example.org;' in line
 
 
 def test_a_misshapen_signal_url_loses_every_notification(tmp_path):
@@ -251,5 +270,9 @@ def test_check_command_reports_the_notify_path_after_the_signals(tmp_path):
     assert notify[1].startswith(
         'warn mistral-notify: [DEFAULT] heat_waitcondition_server_url = '
         'http://127.0.0.1:8000/v1/waitcondition is a loopback address')
-    assert notify[2].startswith('warn mistral-notify: heat-api-cfn cannot')
+    # No [ec2authtoken]: refused from Heat 27, a fallback before it.
+    required = (releases.installed_heat_version() >=
+                releases.EC2AUTH_REQUIRED_SINCE)
+    assert notify[2].startswith('warn mistral-notify: heat-api-cfn %s' % (
+        'cannot' if required else 'may not'))
     assert notify[3] == mistral_line('127.0.0.1')

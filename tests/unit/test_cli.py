@@ -53,6 +53,21 @@ def test_install_loader_refuses_a_different_file_without_force(tmp_path):
     assert path.read_text() == plugin_dir_installer.loader_source()
 
 
+def test_install_loader_remove_deletes_the_loader_alone(tmp_path):
+    plugin_dir = tmp_path / 'plugins'
+    run_cli('install-loader', '--plugin-dir', str(plugin_dir))
+    (plugin_dir / 'other_plugin.py').write_text('# another plugin\n')
+    removed = run_cli('install-loader', '--remove', '--plugin-dir',
+                      str(plugin_dir))
+    assert removed.returncode == 0, removed.stderr
+    path = plugin_dir / plugin_dir_installer.LOADER_FILENAME
+    assert removed.stdout == 'removed %s\n' % path
+    assert sorted(os.listdir(plugin_dir)) == ['other_plugin.py']
+    again = run_cli('install-loader', '--remove', '--plugin-dir',
+                    str(plugin_dir))
+    assert (again.returncode, again.stdout) == (0, 'absent %s\n' % path)
+
+
 def test_list_shows_every_type_of_the_group():
     listed = run_cli('list')
     assert listed.returncode == 0, listed.stderr

@@ -75,13 +75,15 @@ def issue_keys(version):
 @pytest.mark.parametrize('version, expected', [
     ((24, 1, 0), {'eventlet-engine', 'ossa-2025-002-unfixed',
                   'legacy-stack-check'}),
-    ((24, 1, 2), {'eventlet-engine', 'ec2authtoken-auth',
+    ((24, 1, 2), {'eventlet-engine', 'ec2authtoken-fallback',
                   'legacy-stack-check'}),
     ((25, 0, 0), {'per-stack-thread-budget', 'ossa-2025-002-unfixed',
                   'legacy-stack-check'}),
-    ((25, 0, 2), {'per-stack-thread-budget', 'ec2authtoken-auth',
+    ((25, 0, 2), {'per-stack-thread-budget', 'ec2authtoken-fallback',
                   'legacy-stack-check'}),
-    ((26, 0, 0), {'per-stack-thread-budget', 'ec2authtoken-auth'}),
+    ((26, 0, 0), {'per-stack-thread-budget', 'ec2authtoken-fallback'}),
+    ((26, 9, 9), {'per-stack-thread-budget', 'ec2authtoken-fallback'}),
+    ((27, 0, 0), {'per-stack-thread-budget', 'ec2authtoken-auth'}),
     ((27, 0, 1), {'per-stack-thread-budget', 'ec2authtoken-auth'}),
 ])
 def test_known_issues_by_version(version, expected):
