@@ -23,32 +23,34 @@ import pytest
 
 from tests.agent.conftest import deployment
 
-# Four tasks; the second runs for 3 s, the third marks when it ran.
-SLOW_PLAYBOOK = '''- hosts: localhost
-  connection: local
-  gather_facts: false
-  tasks:
-    - name: prepare
-      debug: {msg: "preparing"}
-    - name: install the frobnicator
-      command: sleep 3
-    - name: configure
-      copy: {dest: "{{ marks }}/configured", content: "yes"}
-    - name: report
-      copy: {dest: "{{ heat_outputs_path }}.result", content: "played"}
-'''
 
-FAILING_PLAYBOOK = '''- hosts: localhost
-  connection: local
-  gather_facts: false
-  tasks:
-    - name: prepare
-      debug: {msg: "preparing"}
-    - name: check the database
-      fail: {msg: "the database refused {{ deploy_password }}: not reachable"}
-    - name: never run
-      debug: {msg: "unreachable"}
-'''
+def play(tasks):
+    """A one-play playbook on this machine of `tasks` (YAML lines)."""
+    lines = ['    %s\n' % line for line in tasks.strip().splitlines()]
+    return ('- hosts: localhost\n  connection: local\n  gather_facts: false\n'
+            '  tasks:\n' + ''.join(lines))
+
+
+# Four tasks; the second runs for 3 s, the third marks when it ran.
+SLOW_PLAYBOOK = play('''
+- name: prepare
+  debug: {msg: "preparing"}
+- name: install the frobnicator
+  command: sleep 3
+- name: configure
+  copy: {dest: "{{ marks }}/configured", content: "yes"}
+- name: report
+  copy: {dest: "{{ heat_outputs_path }}.result", content: "played"}
+''')
+
+FAILING_PLAYBOOK = play('''
+- name: prepare
+  debug: {msg: "preparing"}
+- name: check the database
+  fail: {msg: "the database refused {{ deploy_password }}: not reachable"}
+- name: never run
+  debug: {msg: "unreachable"}
+''')
 
 # A user's own callback, which must be enabled to run: it notes each task.
 USER_CALLBACK = '''from ansible.plugins.callback import CallbackBase
