@@ -171,11 +171,15 @@ def _first_signal(deployment, tool, signaller):
     def send():
         if not (deployment.status_aware and signaller.enabled):
             return
-        error, _ = _send(signaller, signal_bodies.progress(deployment, tool))
+        try:
+            error, _ = _send(signaller,
+                             signal_bodies.progress(deployment, tool))
+        except Exception as exc:  # a thread's error would go unlogged
+            error = '%s: %s' % (type(exc).__name__, exc)
         if error:
             # The result still counts: run the tool and report it.
             LOG.warning('Deployment %s: progress signal not delivered: %s',
-                        deployment.name, error)
+                        deployment.name, deployment.redactor.text(error))
     thread = threading.Thread(target=send, name='first-signal', daemon=True)
     thread.start()
     return thread
