@@ -21,6 +21,7 @@ import os
 
 import pytest
 
+from heat_lifecycle_plugins.agent import ansible_progress
 from tests.agent.conftest import deployment
 
 
@@ -167,3 +168,36 @@ def test_a_users_own_callback_still_runs(hooks_agent, receiver, tmp_path,
     assert receiver.bodies[-1]['deploy_status'] == 'COMPLETE'
     assert any('TASK [install the frobnicator]' in r
                for r in _milestones(receiver)), _milestones(receiver)
+
+
+def test_our_callback_path_comes_after_the_users():
+    ours = ansible_progress.CALLBACKS_DIR
+    env = ansible_progress.environment({'ANSIBLE_CALLBACK_PLUGINS': '/a:/b'})
+    assert env['ANSIBLE_CALLBACK_PLUGINS'] == '/a:/b:' + ours
+    # Added once, however often a hook's environment passes through.
+    assert ansible_progress.environment(env) == env
+    bare = ansible_progress.environment({'HOME': '/nowhere',
+                                         'HEAT_ANSIBLE_WORKING': '/nowhere',
+                                         'ANSIBLE_HOME': '/ah'})
+    if not os.path.exists('/etc/ansible/ansible.cfg'):
+        assert bare['ANSIBLE_CALLBACK_PLUGINS'] == (
+            '/ah/plugins/callback:/usr/share/ansible/plugins/callback:'
+            + ours)
+
+
+def test_a_deployments_callback_plugins_option_gets_ours(tmp_path):
+    ours = ansible_progress.CALLBACKS_DIR
+    dep = {'options': {'callback_plugins': '/theirs', 'tags': 'x'}}
+    assert ansible_progress.with_callback_option(dep)['options'] == {
+        'callback_plugins': '/theirs:' + ours, 'tags': 'x'}
+    assert dep['options']['callback_plugins'] == '/theirs'  # a copy
+    for options in (None, [], {}, {'callback_plugins': ''},
+                    {'callback_plugins': 3}):
+        dep = {'options': options}
+        assert ansible_progress.with_callback_option(dep) is dep
+    # ansible.cfg's relative entries are resolved against its directory.
+    (tmp_path / 'ansible.cfg').write_text(
+        '[defaults]\ncallback_plugins = mine:/abs\n')
+    env = ansible_progress.environment({'ANSIBLE_CONFIG': str(tmp_path)})
+    assert env['ANSIBLE_CALLBACK_PLUGINS'] == '%s:/abs:%s' % (
+        tmp_path / 'mine', ours)
