@@ -26,6 +26,7 @@ import time
 
 from oslo_log import log as logging
 
+from heat_lifecycle_plugins.agent import ansible_progress
 from heat_lifecycle_plugins.agent import milestones
 from heat_lifecycle_plugins import protocol
 
@@ -150,17 +151,20 @@ class Progress(object):
     milestone; milestone(latest, how many earlier ones it replaces) at
     most every `milestone_interval` seconds, when the tool reported any.
     None or a 0 interval: not done. Every hook gets the milestone file
-    (in `directory`, the agent's state directory) and command all the
-    same: a tool reporting milestones never breaks.
+    (in `directory`, the agent's state directory), command and Ansible
+    callback all the same: a tool reporting milestones never breaks.
+    ready(): whether signals may be sent yet (the first one was answered);
+    until then nothing is sent and the milestones wait in their file.
     """
 
     def __init__(self, heartbeat=None, interval=0, milestone=None,
-                 milestone_interval=0, directory=None):
+                 milestone_interval=0, directory=None, ready=None):
         self.heartbeat = heartbeat if interval > 0 else None
         self.interval = interval
         self.milestone = milestone if milestone_interval > 0 else None
         self.milestone_interval = milestone_interval
         self.journal = milestones.Journal(directory)
+        self.ready = ready or (lambda: True)
 
     def start(self, now):
         self.started = now
@@ -174,6 +178,8 @@ class Progress(object):
         return min(times) if times else None
 
     def tick(self, now):
+        if not self.ready():
+            return
         if self.milestone and now >= self.next_read:
             found = self.journal.read_new()
             if found:
@@ -185,7 +191,18 @@ class Progress(object):
             self.next_beat = time.monotonic() + self.interval
 
     def environment(self):
-        return self.journal.environment(os.environ)
+        return ansible_progress.environment(
+            self.journal.environment(os.environ))
+
+    def tool_failure(self):
+        """What the tool reported as its first failure, or None."""
+        self.journal.read_new()
+        failures = self.journal.failures
+        if not failures:
+            return None
+        more = len(failures) - 1
+        return failures[0] + (' (and %d more failure%s)' % (
+            more, '' if more == 1 else 's') if more else '')
 
     def close(self):
         self.journal.remove()
@@ -199,13 +216,21 @@ def run(path, deployment, limit, progress=None):
     """
     progress = progress or Progress()
     try:
-        return _run(path, deployment, limit, progress)
+        result = _run(path, deployment, limit, progress)
+        failure = progress.tool_failure() if result.failed else None
+        if failure:
+            # The tool's own words first: Heat's events keep 255
+            # characters of a reason.
+            result.reason = ('%s (%s)' % (failure, result.reason)
+                             if result.reason else failure)
+        return result
     finally:
         progress.close()
 
 
 def _run(path, deployment, limit, progress):
-    payload = json.dumps(deployment).encode('utf-8')
+    payload = json.dumps(ansible_progress.with_callback_option(
+        deployment)).encode('utf-8')
     try:
         proc = subprocess.Popen(_command(path), stdin=subprocess.PIPE,
                                 stdout=subprocess.PIPE,

@@ -24,6 +24,7 @@ again.
 import argparse
 import os
 import sys
+import threading
 
 from oslo_config import cfg
 from oslo_log import log as logging
@@ -136,29 +137,52 @@ def _run_hook(payload, deployment, settings, signaller):
         LOG.error('Deployment %s: %s', name, reason)
         return hook_runner.HookResult(hook_runner.NOT_FOUND, reason=reason)
 
-    if deployment.status_aware and signaller.enabled:
-        error, _ = _send(signaller, signal_bodies.progress(deployment, group))
-        if error:
-            # The result still counts: run the tool and report it.
-            LOG.warning('Deployment %s: progress signal not delivered: %s',
-                        name, error)
-
+    first = _first_signal(deployment, group, signaller)
     limit = hook_runner.time_limit(settings.hook_timeout,
                                    deployment.run_timeout)
     LOG.info('Deployment %s: running hook %s (group %s), time limit %s',
              name, hook, group, '%g s' % limit.seconds if limit else 'none')
-    result = hook_runner.run(
-        hook, payload, limit, hook_runner.Progress(
-            _heartbeat(deployment, group, settings, signaller),
-            settings.heartbeat_interval,
-            _milestone(deployment, group, settings, signaller),
-            settings.milestone_interval, settings.deployed_dir))
+    try:
+        result = hook_runner.run(
+            hook, payload, limit, hook_runner.Progress(
+                _heartbeat(deployment, group, settings, signaller),
+                settings.heartbeat_interval,
+                _milestone(deployment, group, settings, signaller),
+                settings.milestone_interval, settings.deployed_dir,
+                ready=lambda: not first.is_alive()))
+    finally:
+        first.join()  # no later signal overtakes it
     if result.failed:
         LOG.error('Deployment %s failed with status %s: %s', name,
-                  result.status_code, result.reason)
+                  result.status_code,
+                  deployment.redactor.text(result.reason or ''))
     else:
         LOG.info('Deployment %s completed', name)
     return result
+
+
+def _first_signal(deployment, tool, signaller):
+    """The IN_PROGRESS signal, sent from a thread while the hook starts.
+
+    The hook does not wait for heat-api's answer; every later signal
+    does (the returned thread is joined first), so Heat gets them in
+    order. Not status-aware: a thread that sends nothing.
+    """
+    def send():
+        if not (deployment.status_aware and signaller.enabled):
+            return
+        try:
+            error, _ = _send(signaller,
+                             signal_bodies.progress(deployment, tool))
+        except Exception as exc:  # a thread's error would go unlogged
+            error = '%s: %s' % (type(exc).__name__, exc)
+        if error:
+            # The result still counts: run the tool and report it.
+            LOG.warning('Deployment %s: progress signal not delivered: %s',
+                        deployment.name, deployment.redactor.text(error))
+    thread = threading.Thread(target=send, name='first-signal', daemon=True)
+    thread.start()
+    return thread
 
 
 def _heartbeat(deployment, tool, settings, signaller):

@@ -17,7 +17,9 @@ appends one line per milestone: plain text, or the JSON map that
 `heat-lifecycle-progress MESSAGE [--percent N]` writes (the command is on
 the hook's PATH). The agent reads new lines at most once per
 milestone_interval and relays the latest as an IN_PROGRESS signal, so a
-chatty tool cannot flood heat-api.
+chatty tool cannot flood heat-api. A JSON line with "failed": true (our
+Ansible callback writes one per failed task) is a milestone too, and the
+first one names the failure in the reason of a failed deployment.
 """
 
 import argparse
@@ -34,7 +36,8 @@ PREFIX = 'heat-lifecycle-progress-'
 MAX_MESSAGE = 200  # characters; Heat keeps 255 of an event's reason
 MAX_LINE = 4096    # bytes read of one line; the rest is dropped
 
-Milestone = collections.namedtuple('Milestone', 'message percent')
+Milestone = collections.namedtuple('Milestone', 'message percent failed',
+                                   defaults=(False,))
 
 
 def parse(line):
@@ -42,7 +45,7 @@ def parse(line):
     text = line.decode('utf-8', 'replace').strip()
     if not text:
         return None
-    message, percent = text, None
+    message, percent, failed = text, None, False
     if text.startswith('{'):
         try:
             data = json.loads(text)
@@ -51,9 +54,10 @@ def parse(line):
         if isinstance(data, dict) and 'message' in data:
             message = str(data['message']).strip()
             percent = _percent(data.get('percent'))
+            failed = data.get('failed') is True
     if len(message) > MAX_MESSAGE:
         message = message[:MAX_MESSAGE - 3] + '...'
-    return Milestone(message, percent)
+    return Milestone(message, percent, failed)
 
 
 def _percent(value):
@@ -84,6 +88,7 @@ class Journal(object):
         os.close(fd)
         self._offset = 0
         self._partial = b''
+        self.failures = []  # the messages of the failed lines read
 
     def environment(self, environ):
         """The hook's environment: the file, and our command on PATH."""
@@ -105,8 +110,10 @@ class Journal(object):
         self._offset += len(data)
         lines = (self._partial + data).split(b'\n')
         self._partial = lines.pop()[:MAX_LINE]
-        found = (parse(line[:MAX_LINE]) for line in lines)
-        return [m for m in found if m is not None]
+        found = [m for m in (parse(line[:MAX_LINE]) for line in lines)
+                 if m is not None]
+        self.failures += [m.message for m in found if m.failed]
+        return found
 
     def remove(self):
         try:

@@ -73,16 +73,19 @@ def result(outcome, deployment):
     body = dict(outcome.outputs)
     stderr = scrub(outcome.stderr)
     if outcome.reason:
-        stderr += ('\n' if stderr else '') + AGENT_NOTE + outcome.reason
+        stderr += ('\n' if stderr else '') + AGENT_NOTE + scrub(
+            outcome.reason)
     body[protocol.DEPLOY_STDOUT] = scrub(outcome.stdout)
     body[protocol.DEPLOY_STDERR] = stderr
     body[protocol.DEPLOY_STATUS_CODE] = outcome.status_code
     if deployment.status_aware:
         body[protocol.DEPLOY_STATUS] = (protocol.FAILED if outcome.failed
                                         else protocol.COMPLETE)
-        body[protocol.DEPLOY_STATUS_REASON] = outcome.reason or (
-            'Deployment succeeded' if not outcome.failed
-            else 'Deployment exited with status %s' % outcome.status_code)
+        # A reason may quote the tool (its failed task's message).
+        body[protocol.DEPLOY_STATUS_REASON] = protocol.storable_text(
+            scrub(outcome.reason) if outcome.reason else (
+                'Deployment succeeded' if not outcome.failed else
+                'Deployment exited with status %s' % outcome.status_code))
     return body
 
 

@@ -59,6 +59,14 @@ for i in json.load(sys.stdin)['inputs']:
 echo "not json"
 exit 1
 ''',
+    # Notes when it started (wall clock), then succeeds a moment later.
+    'starter': '''#!/bin/sh
+date +%s.%N > "$RECORD_DIR/started"
+cat > /dev/null
+sleep 0.5
+echo '{"deploy_stdout": "started", "deploy_stderr": "",
+      "deploy_status_code": 0}'
+''',
     # Sleeps $SLEEP seconds (its tool's run), then succeeds.
     'sleeper': '''#!/bin/sh
 cat > /dev/null
@@ -178,3 +186,21 @@ class Agent(object):
 @pytest.fixture
 def agent(tmp_path, hooks_dir):
     return Agent(tmp_path, hooks_dir)
+
+
+@pytest.fixture
+def hooks_agent(tmp_path, heat_agents):
+    """An Agent whose hooks are heat-agents' own, ansible from the venv."""
+    agent = Agent(tmp_path, os.path.join(heat_agents, 'hooks'))
+    work = tmp_path / 'ansible'
+    agent.env = lambda **extra: Agent.env(
+        agent, HEAT_ANSIBLE_WORKING=str(work / 'working'),
+        HEAT_ANSIBLE_OUTPUTS=str(work / 'outputs'),
+        HEAT_ANSIBLE_CMD=os.path.join(os.path.dirname(sys.executable),
+                                      'ansible-playbook'),
+        ANSIBLE_HOME=str(work / 'home'),
+        ANSIBLE_LOCAL_TEMP=str(work / 'tmp'),
+        ANSIBLE_REMOTE_TEMP=str(work / 'remote-tmp'), HOME=str(work),
+        ANSIBLE_PYTHON_INTERPRETER=sys.executable, LC_ALL='C.UTF-8',
+        **extra)
+    return agent

@@ -24,6 +24,7 @@ import http.server
 import json
 import re
 import threading
+import time
 import uuid
 
 from heat_lifecycle_fixtures import tokens
@@ -85,19 +86,34 @@ class _Server(object):
 
 
 class SignalReceiver(_Server):
-    """Records signals; answers with the queued statuses, then 200."""
+    """Records signals; answers with the queued statuses, then 200.
+
+    holds: seconds each answer is held back, in order (a slow heat-api);
+    received/answered: the wall-clock time (time.time()) of each
+    request's arrival and of its answer, in arrival order.
+    """
 
     def __init__(self):
         self.statuses = []
+        self.holds = []
+        self.received = []
+        self.answered = []
         super(SignalReceiver, self).__init__()
 
     def url(self, path='/signal', query='Signature=s3cr3t-signature'):
         return '%s%s?%s' % (self.base, path, query)
 
     def handle(self, method, path, headers, raw):
+        with self.lock:
+            index = len(self.received)
+            self.received.append(time.time())
+            self.answered.append(None)
+            hold = self.holds.pop(0) if self.holds else 0
         self.record(method, path, headers, raw)
         with self.lock:
             status = self.statuses.pop(0) if self.statuses else 200
+        time.sleep(hold)
+        self.answered[index] = time.time()
         return status, {}, {'status': status}
 
     @property

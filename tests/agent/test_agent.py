@@ -352,6 +352,27 @@ def test_no_heartbeats_unless_status_aware_or_asked(agent, receiver):
         'IN_PROGRESS', 'COMPLETE']
 
 
+def test_the_hook_starts_without_waiting_for_heat_apis_answer(
+        agent, receiver):
+    # heat-api holds its answer to the IN_PROGRESS signal for 3 s.
+    receiver.holds = [3]
+    agent.write([deployment(group='starter', deploy_status_aware='true',
+                            deploy_signal_id=receiver.url())])
+    run = agent.run('--heartbeat-interval', '0.2')
+    assert run.returncode == 0, run.stderr
+    started = float((agent.record_dir / 'started').read_text())
+    # The hook started while the first answer was still held...
+    assert started - receiver.received[0] < 1.5, (
+        started, receiver.received)
+    # ...and no later signal (a heartbeat, the result) overtook it.
+    statuses = [b.get('deploy_status') for b in receiver.bodies]
+    assert statuses[0] == 'IN_PROGRESS' and statuses[-1] == 'COMPLETE'
+    assert 'started' in receiver.bodies[0]['deploy_status_reason']
+    first_answered = receiver.answered[0]
+    assert first_answered and min(receiver.received[1:]) >= first_answered, (
+        receiver.received, receiver.answered)
+
+
 def test_agent_killed_mid_run_reruns_the_deployment(agent, receiver):
     agent.write([deployment(group='hanger', deploy_signal_id=receiver.url())])
     proc = subprocess.Popen(agent.argv(), env=agent.env(),
