@@ -27,11 +27,11 @@ import subprocess
 import sys
 import tempfile
 
-from tools import matrix
 from tools import matrix_commands
+from tools import matrix_jobs
 
-ROOT = matrix.ROOT
-WHEEL_PATHS = [path for tier in matrix.TIERS.values() if tier.wheel
+ROOT = matrix_jobs.ROOT
+WHEEL_PATHS = [path for tier in matrix_jobs.TIERS.values() if tier.wheel
                for path in tier.paths]
 
 
