@@ -211,13 +211,13 @@ def test_an_execution_id_heat_cannot_keep_fails_delete_then_deletes(
 # -- replace_decision -------------------------------------------------------
 
 def _deciding(size):
-    """A thing whose input change asks replace_if_shrinks."""
+    """A thing whose input change asks a workflow that fails quoting it."""
     return _with_value({
         'heat_template_version': '2016-10-14',
         'resources': {'thing': {
             'type': 'OS::Mistral::ExternalResource', 'properties': {
                 'actions': {'CREATE': {'workflow': 'echo_create'}},
-                'replace_decision': {'workflow': 'replace_if_shrinks'},
+                'replace_decision': {'workflow': 'fail_quoting_size'},
                 'input': {'size': GET_ATTR}}}}}, size)
 
 
@@ -225,7 +225,7 @@ def test_a_replace_decision_failing_on_text_above_u_ffff_fails_the_update(
         checked_engine):
     """The workflow fails quoting the value: the reason is storable."""
     _update_fails(_deciding(2), _deciding('n\U0001f600'), 'thing',
-                  'replace_if_shrinks ended ERROR')
+                  'fail_quoting_size ended ERROR', 'size n\ufffd')
 
 
 def test_an_input_heat_refuses_in_the_replace_decision_fails_the_update(
