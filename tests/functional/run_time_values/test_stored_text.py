@@ -170,6 +170,16 @@ def test_an_execution_id_heat_cannot_keep_fails_create_and_deletes(
     _create_fails(_thing(_chosen(bad)), *UNKEPT)
 
 
+def test_an_execution_id_mistral_cannot_encode_fails_create_and_deletes(
+        checked_engine):
+    """The long fuzz search's find (2026-11-28): a lone surrogate.
+
+    Mistral itself answers HTTP 500; the reason says so, storable.
+    """
+    _create_fails(_thing(mistral_server.CHOSEN_ID + 'caf\udce9'), 'thing',
+                  'refused to start workflow echo_size_only')
+
+
 @pytest.mark.parametrize('bad', sorted(BAD_TEXT))
 def test_an_execution_id_heat_cannot_keep_fails_update_and_deletes(
         checked_engine, bad):
