@@ -22,11 +22,15 @@ A Scan also counts the files it read and looks for a planted canary: a
 made-up secret that the session's processes write to their own logs
 (HLP_LOG_CANARY, written by announce_canary()). A scan that read nothing,
 or missed the canary, fails: it could not have found a real secret.
+heat-engine is Heat's own, unmodified: plant_in_engine_log() has it log
+the canary as it logs any request, so that the scan is shown to read
+heat-engine.log too.
 """
 
 import os
 import re
 import sys
+import time
 import uuid
 
 # (kind, pattern): group 1 is the secret; a masked value ('***' as
@@ -134,6 +138,27 @@ def announce_canary(stream=None):
         stream = stream or sys.stderr
         stream.write('log scan canary: %s\n' % canary)
         stream.flush()
+
+
+ENGINE_LOG = 'heat-engine.log'
+
+
+def plant_in_engine_log(heat, canary, timeout=60):
+    """Have heat-engine write `canary` to its log, through heat-api.
+
+    heat-engine logs the name of each stack it creates ("Creating stack
+    NAME", INFO): an empty stack named `canary` is created, then deleted.
+    heat: a heatclient of the cloud.
+    """
+    stack = heat.stacks.create(stack_name=canary, template={
+        'heat_template_version': '2016-10-14'})['stack']
+    deadline = time.monotonic() + timeout
+    while heat.stacks.get(stack['id']).stack_status.endswith('IN_PROGRESS'):
+        if time.monotonic() > deadline:
+            raise AssertionError('the canary stack did not end in %d s'
+                                 % timeout)
+        time.sleep(0.5)
+    heat.stacks.delete(stack['id'])
 
 
 class Scan(object):

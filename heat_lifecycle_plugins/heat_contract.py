@@ -64,7 +64,8 @@ CONTRACT = (
          'check_init_complete=True)',
          refers_to=('always_replace_on_check_failed', 'needs_replace_failed'),
          used='external_resource.ExternalResource (overridden; repairs a '
-              'CHECK_FAILED resource in place)'),
+              'CHECK_FAILED resource in place); common.StorableErrors '
+              '(overridden; its errors a storable ResourceFailure)'),
     Name(RESOURCE + '.update',
          refers_to=('_needs_update', '_prepare_update_props'),
          used='external_resource.ExternalResource; common.StorableErrors'),

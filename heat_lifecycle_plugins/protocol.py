@@ -177,6 +177,24 @@ def is_storable(text):
     return not _NOT_STORABLE.search(text)
 
 
+def whole_text_problem(value, limit):
+    """Why string `value` cannot be stored whole in `limit` characters.
+
+    None if it can (or is not a string: its type is checked elsewhere).
+    For text Heat stores as it is (a name, a token): cut or with a
+    character replaced it would be another value.
+    """
+    if not isinstance(value, str):
+        return None
+    if not is_storable(value):
+        return ('%s holds a character the database cannot store (a lone '
+                'surrogate or one above U+FFFF)' % shown(value))
+    if len(value) > limit:
+        return ('%d characters is too long: Heat stores at most %d (%s)'
+                % (len(value), limit, shown(value, 40)))
+    return None
+
+
 def storable_id_problem(value):
     """Why a string cannot be an id Heat looks up in its database, or None.
 

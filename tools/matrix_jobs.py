@@ -40,7 +40,12 @@ TIERS = {
     'dist': Tier(['tests/dist'], 'newest', None, True),
     'fuzz': Tier(['tests/fuzz'], 'newest', None, True),
     'lint': Tier(None, ONCE, ['bash', 'tools/lint.sh'], False),
-    'docs': Tier(None, DEFAULT, ['bash', 'tools/docs.sh'], False),
+    # With the check of the generated references, which needs the newest
+    # series on the machine's Python (tests/unit/test_references.py).
+    'docs': Tier(None, DEFAULT, ['bash', '-c', (
+        'bash tools/docs.sh && HLP_REFERENCES=required "$HLP_VENV/bin/python"'
+        ' -m pytest -p no:cacheprovider -q tests/unit/test_references.py')],
+        False),
 }
 # Jobs at once. A tier mostly waits on Heat's check loops: the 2026.1
 # functional tier used 542 s of CPU in 940 s (57% of one core), so two

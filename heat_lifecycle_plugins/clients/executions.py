@@ -39,6 +39,8 @@ import collections
 from oslo_log import log as logging
 import time
 
+from heat_lifecycle_plugins import protocol
+
 LOG = logging.getLogger(__name__)
 
 SUCCESS = 'SUCCESS'
@@ -49,6 +51,22 @@ FAILED_STATES = (ERROR, CANCELLED)
 # An execution and its tasks, as Mistral reports them.
 Execution = collections.namedtuple('Execution', 'state state_info output')
 Task = collections.namedtuple('Task', 'name state state_info published')
+
+
+# Characters of an execution id Heat keeps (the physical id column, resource
+# data); Mistral's own are 36-character UUIDs.
+MAX_EXECUTION_ID = 255
+
+
+def execution_id_problem(execution_id):
+    """Why an id Mistral gave an execution cannot be kept, or None.
+
+    It becomes the physical id and is quoted in events: Heat writes those
+    itself, outside anything that could make the text storable.
+    """
+    if not isinstance(execution_id, str) or not execution_id:
+        return 'its id is %s, not a string' % protocol.shown(execution_id)
+    return protocol.whole_text_problem(execution_id, MAX_EXECUTION_ID)
 
 
 def is_running(state):

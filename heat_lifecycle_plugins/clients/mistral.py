@@ -226,7 +226,25 @@ class MistralClient(object):
             'start workflow %s' % workflow, self._client.executions.create,
             workflow, workflow_input=jsonutils.dumps(workflow_input),
             description=description, retry_server_errors=False, **params)
-        return execution.id
+        execution_id = getattr(execution, 'id', None)
+        problem = executions.execution_id_problem(execution_id)
+        if problem:
+            self._stop_unkept(execution_id, problem)
+            raise MistralError(
+                'Mistral at %s started workflow %s as an execution Heat '
+                'cannot keep: %s' % (self.endpoint, workflow, problem))
+        return execution_id
+
+    def _stop_unkept(self, execution_id, problem):
+        """Cancel an execution whose id Heat cannot keep, if it can."""
+        if not isinstance(execution_id, str) or not execution_id:
+            return
+        try:
+            self.cancel_execution(execution_id, 'Heat cannot keep its id: '
+                                  + problem)
+        except Exception as exc:  # any answer: the error says enough
+            LOG.warning('Could not cancel the execution Heat cannot keep: '
+                        '%s', protocol.storable_text(exc, 300))
 
     def execution(self, execution_id, retries=None):
         """An executions.Execution, values as Mistral sends them."""

@@ -31,6 +31,23 @@ def valid_action_name():
           'miss of a lifecycle action.'))
 
 
+# Characters of a request token (resource data, events) and of a
+# deployment's name (the derived config's name, Heat's VARCHAR(255)).
+MAX_TOKEN = MAX_DEPLOYMENT_NAME = 255
+
+
+def storable_whole(limit):
+    """A string Heat stores as it is: at most `limit` storable characters.
+
+    Heat validates properties again when the action runs, so a value
+    that came through get_attr is refused there, naming the property.
+    """
+    return common.ProblemConstraint(
+        constraints.Schema.STRING_TYPE,
+        lambda value: protocol.whole_text_problem(value, limit),
+        _('At most %d characters, none above U+FFFF.') % limit)
+
+
 def valid_workflow_actions():
     """ExternalResource's actions: names to {workflow, params}.
 

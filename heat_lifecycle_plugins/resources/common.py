@@ -161,6 +161,29 @@ class StorableErrors(object):
                     not getattr(handler, 'storable_errors', False)):
                 setattr(cls, name, storable_errors(handler))
 
+    def _needs_update(self, *args, **kwargs):
+        """Heat's decision to update or replace, its errors a ResourceFailure.
+
+        Heat asks before it records an UPDATE, outside any handler: only
+        UpdateReplace and a ResourceFailure end the resource's update
+        there, anything else escaped check_resource and left the stack
+        IN_PROGRESS. A value read now (get_attr) or a replace_decision
+        workflow's failure is quoted: storable text.
+        """
+        try:
+            return super(StorableErrors, self)._needs_update(*args, **kwargs)
+        except exception.UpdateReplace:
+            raise
+        except exception.ResourceFailure as exc:
+            _make_storable(exc)
+            raise
+        except Exception as exc:
+            if isinstance(exc, exception.HeatException):
+                _make_storable(exc)
+            elif protocol.storable_text(str(exc)) != str(exc):
+                exc = exception.Error(protocol.storable_text(str(exc)))
+            raise exception.ResourceFailure(exc, self, self.UPDATE)
+
     def reparse(self, client_resolve=True):
         super(StorableErrors, self).reparse(client_resolve)
         self.properties.validate = storable_errors(self.properties.validate)

@@ -192,6 +192,8 @@ class ExternalResource(common.StorableErrors, signal_callers.SignalCallers,
               'Heat UPDATE of this resource; its outputs are merged as any '
               'action\'s. Each token runs once.'),
             update_allowed=True,
+            constraints=[action_constraints.storable_whole(
+                action_constraints.MAX_TOKEN)],
             support_status=common.ADDED,
         ),
         ACTION_INPUTS: properties.Schema(

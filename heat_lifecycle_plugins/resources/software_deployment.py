@@ -110,6 +110,14 @@ class SoftwareDeployment(common.StorableErrors,
         'extended_action', 'action_request', 'action_inputs')
 
     properties_schema = dict(InTreeSoftwareDeployment.properties_schema, **{
+        # The derived config's name, stored on CREATE, UPDATE and DELETE.
+        InTreeSoftwareDeployment.NAME: properties.Schema(
+            properties.Schema.STRING,
+            InTreeSoftwareDeployment.properties_schema[
+                InTreeSoftwareDeployment.NAME].description,
+            update_allowed=True, constraints=[
+                action_constraints.storable_whole(
+                    action_constraints.MAX_DEPLOYMENT_NAME)]),
         START_TIMEOUT: _deadline_schema(_(
             'Seconds the server may take to start the deployment of an '
             'action (its first signal of any kind, progress included). '
@@ -138,7 +146,9 @@ class SoftwareDeployment(common.StorableErrors,
             'non-empty value runs extended_action now, as a Heat UPDATE of '
             'this resource, nothing replaced (e.g. openstack stack update '
             '--existing --parameter backup_request=$(date +%s)). Empty or '
-            'unchanged: nothing is requested.')),
+            'unchanged: nothing is requested.'), constraints=[
+                action_constraints.storable_whole(
+                    action_constraints.MAX_TOKEN)]),
         ACTION_INPUTS: common.added_schema(properties.Schema.MAP, _(
             'Input values of requested actions only: each is an input of '
             'the requested action\'s deployment, overriding input_values '

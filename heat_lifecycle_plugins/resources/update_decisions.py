@@ -23,6 +23,7 @@ from heat.engine import resource
 from oslo_log import log as logging
 
 from heat_lifecycle_plugins import config
+from heat_lifecycle_plugins import protocol
 from heat_lifecycle_plugins.resources import common
 from heat_lifecycle_plugins.resources import execution_results as results
 from heat_lifecycle_plugins.resources import workflow_runs
@@ -58,11 +59,25 @@ class UpdateDecisions(object):
             return False
         return not self._repairs()
 
+    def _new_value(self, after_props, name):
+        """after_props[name]; a value Heat refuses names the property.
+
+        Read before Heat validates the new properties: a value that came
+        through get_attr is checked here first.
+        """
+        try:
+            return after_props[name]
+        except (TypeError, ValueError) as exc:
+            raise exception.StackValidationFailed(
+                error='Property error', path=common.property_path(self, name),
+                message=protocol.storable_text(exc))
+
     def _needs_update(self, after, before, after_props, before_props,
                       prev_resource, check_init_complete=True):
         old_input = before_props[self.INPUT] or {}
-        new_input = after_props[self.INPUT] or {}
-        for name in after_props[self.REPLACE_ON_CHANGE] or []:
+        new_input = self._new_value(after_props, self.INPUT) or {}
+        for name in self._new_value(after_props,
+                                    self.REPLACE_ON_CHANGE) or []:
             if old_input.get(name) != new_input.get(name):
                 LOG.info('%(res)s: input %(name)s changed; replacing',
                          {'res': self, 'name': name})
@@ -76,10 +91,11 @@ class UpdateDecisions(object):
         if self._repairs():
             return True
         if (changed and old_input != new_input and
-                after_props[self.REPLACE_DECISION] and
+                self._new_value(after_props, self.REPLACE_DECISION) and
                 self._decides_replace(after_props, old_input)):
             raise resource.UpdateReplace(self)
-        return changed or bool(after_props[self.ALWAYS_UPDATE])
+        return changed or bool(self._new_value(after_props,
+                                               self.ALWAYS_UPDATE))
 
     def _decides_replace(self, props, old_input):
         """Run the replace_decision workflow and wait: True to replace.

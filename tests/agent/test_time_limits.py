@@ -16,8 +16,16 @@ input) is the limit, as Heat enforces it; an operator's hook_timeout caps
 it. Seconds stand in for the hours a real tool may take.
 """
 
+import os
+
 from tests.agent.conftest import alive
 from tests.agent.conftest import deployment
+
+# The agent's clock sped up (fast_clock/sitecustomize.py): each real
+# second is an hour of its time.monotonic(); hooks keep the real clock.
+FAST_CLOCK = os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                          'fast_clock')
+HOUR = 3600
 
 
 def test_no_cap_by_default(agent, receiver):
@@ -79,3 +87,41 @@ def test_a_run_timeout_that_is_no_number_is_no_limit(agent, receiver):
     assert 'time limit none' in run.stderr
     assert 'Traceback' not in run.stderr
     assert receiver.bodies[-1]['deploy_status_code'] == 0
+
+
+def _an_hour_a_second(agent, **extra):
+    env = agent.env(HLP_CLOCK_FACTOR=str(HOUR), **extra)
+    env['PYTHONPATH'] = os.pathsep.join(
+        [FAST_CLOCK] + [p for p in [env.get('PYTHONPATH')] if p])
+    return env
+
+
+def test_a_hook_runs_past_hours_with_no_hook_timeout(agent, receiver):
+    """No hidden cap of an hour or a few: 3 h on the agent's clock.
+
+    The hook sleeps 3 real seconds, 3 hours for the agent, which has no
+    hook_timeout and no run_timeout: the tool completes and its result
+    is signalled.
+    """
+    agent.write([deployment(group='sleeper', deploy_signal_id=receiver.url())])
+    run = agent.run(env=_an_hour_a_second(agent, SLEEP='3'))
+    assert run.returncode == 0, run.stderr
+    body, = receiver.bodies
+    assert body['deploy_status_code'] == 0, body
+    assert body['result'] == 'rested'
+
+
+def test_the_sped_up_clock_passes_an_hour_s_hook_timeout(agent, receiver):
+    """The control: the same hook under a one-hour hook_timeout is killed.
+
+    So the clock did run an hour a second: the test above is not one of
+    three real seconds only.
+    """
+    agent.write([deployment(group='sleeper', deploy_signal_id=receiver.url())])
+    run = agent.run('--hook-timeout', str(HOUR),
+                    env=_an_hour_a_second(agent, SLEEP='3'))
+    assert run.returncode == 0, run.stderr
+    body, = receiver.bodies
+    assert body['deploy_status_code'] == 124, body
+    assert ('did not finish within 3600.0 seconds (hook_timeout)'
+            in body['deploy_stderr']), body['deploy_stderr']

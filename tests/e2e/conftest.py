@@ -34,8 +34,9 @@ EXAMPLES = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
 
 
 KEYSTONE_OPTIONS = {'credential': {'auth_ttl': 1}}
-# The agents' logs (their hooks' output included) hold the canary too.
-AGENT_LOGS = ('os-collect-config.log',)
+# The agents' logs (their hooks' output included) and heat-engine's hold
+# the canary too.
+CANARY_LOGS = ('os-collect-config.log', log_scan.ENGINE_LOG)
 
 
 @pytest.fixture(scope='session')
@@ -60,11 +61,12 @@ def cloud(tmp_path_factory, secrets_scan):
     with Cloud(str(tmp_path_factory.mktemp('cloud')),
                keystone_options=KEYSTONE_OPTIONS) as env:
         secrets_scan.secrets = env.keystone.passwords  # a set that grows
+        log_scan.plant_in_engine_log(env.heat_client(), secrets_scan.canary)
         yield env
     # Every service's, agent's and hook's log of the session, once the
     # cloud is stopped: no password, token or deploy_password in any.
     secrets_scan.read(str(tmp_path_factory.getbasetemp()))
-    problems = secrets_scan.problems(AGENT_LOGS)
+    problems = secrets_scan.problems(CANARY_LOGS)
     assert len(secrets_scan.read_files) > 0 and not problems, (
         'log scan of %d files:\n%s' % (len(secrets_scan.read_files),
                                        '\n'.join(problems)))

@@ -37,6 +37,8 @@ from tests.fault.test_deployment_faults import journal
 SIGNAL_TIMEOUT_PAST_RPC = 100  # seconds; heat-api gives up after 60
 QUICK_RPC_TIMEOUT = 20  # seconds, the second heat-api's
 PAUSE_PAST_RPC = 35  # seconds
+# oslo.messaging's MessagingTimeout, as heat-api logs the failed call.
+RPC_TIMED_OUT = 'Timed out waiting for a reply'
 
 
 @case(9, 'heat-engine paused (SIGSTOP) past heat-api\'s RPC timeout while '
@@ -50,6 +52,9 @@ def test_a_signal_to_a_busy_engine_is_retried_and_applied_once(
                       signal_timeout=SIGNAL_TIMEOUT_PAST_RPC)
     wait_for(lambda: journal(path, 'started'), 120, 'the tool started')
     agent = driver.agents[-1]
+    # The cause of the 500: heat-api's call to the engine timed out.
+    timed_out = logged_after(cloud.heat.running('heat-api').log_path,
+                             RPC_TIMED_OUT)
     with faults.paused(cloud.heat.running('heat-engine')) as down:
         wait_for(lambda: journal(path, 'finished'), 60, 'the tool ended')
         wait_for(lambda: 'retry 1 of 8' in agent.log_tail(20000), 150,
@@ -57,6 +62,7 @@ def test_a_signal_to_a_busy_engine_is_retried_and_applied_once(
     retries = [line for line in agent.log_tail(20000).splitlines()
                if 'retry 1 of 8' in line]
     assert 'failed (HTTPInternalServerError' in retries[0], retries[0]
+    assert timed_out(), 'no %r in heat-api\'s log' % RPC_TIMED_OUT
     fault_row.back(down)
     driver.wait(stack_id, 'CREATE', timeout=240)
     fault_row.recovered('none: the engine handled the queued signals')
@@ -163,13 +169,17 @@ def test_a_request_that_ran_late_does_not_run_again_when_sent_again(
     assert [getattr(a, 'code', a) for a in answers] == [500], answers
     assert _fate_of_unconfirmed_request(driver, heat, stack_id) == \
         'ran when the engine resumed'
-    backups = sent_again(driver, heat, stack_id, request, journal_path)
+    # The same token sent again with other inputs: the stack changes (so
+    # Heat updates the deployment), the token does not. Were a token run
+    # twice, BACKUP would run again, with label=again.
+    again = dict(request, action_inputs='{"label": "again"}')
+    backups = sent_again(driver, heat, stack_id, again, journal_path)
     fault_row.recovered('the same request sent again')
     assert backups == ['backup label=late'], journal_lines(journal_path)
     fault_row.outcome = (
         'heat-api answered HTTP 500 after 20 s; the request ran when the '
-        'engine resumed; the same request sent again: UPDATE_COMPLETE, '
-        'BACKUP ran once')
+        'engine resumed; its token sent again with other inputs: '
+        'UPDATE_COMPLETE, BACKUP ran once')
 
 
 def day_two_stack(driver, tmp_path):

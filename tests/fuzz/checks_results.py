@@ -20,7 +20,9 @@ MistralError with a short message, never another exception.
 
 A case of results() holds the values as the client reports them; a case
 of answers() the HTTP answers, [status, body], body a JSON value (sent
-as JSON) or bytes (sent as they are).
+as JSON) or bytes (sent as they are). Execution ids are generated: the
+one Mistral answers a start with is kept (a string of at most 255
+characters the database holds) or refused with a short MistralError.
 """
 
 import atexit
@@ -44,7 +46,30 @@ OUTPUT_KEYS = (er.RESOURCE_ID, er.DRIFT, er.REASON, er.REPLACE, 'result')
 KINDS = (er.WORKFLOW_FAILED, er.BAD_RESULT, er.DRIFTED)
 # A reason quotes a few clipped parts (state_info, tasks' errors, values).
 MAX_REASON = 4 * er.MAX_REASON_PART
-EXECUTION_ID = 'exec-1'
+# Ids in a URL path as they are (the stand-in answers by path).
+_PATH_SAFE = st.text(st.sampled_from('abcdef0123456789-_ABCXYZ'),
+                     min_size=1, max_size=64)
+
+
+# The id of the cases found before ids were generated (regressions).
+FOUND_WITH_ID = 'exec-1'
+
+
+def path_safe_ids():
+    return st.uuids().map(str) | _PATH_SAFE
+
+
+def execution_ids():
+    """Any id Mistral could answer a start with: kept or not."""
+    return (path_safe_ids() | strategies.texts(40) |
+            strategies.big_texts() | strategies.scalars() |
+            st.sampled_from(('', 'x' * 255, 'x' * 256, 'caf\udce9',
+                             '\U0001f600', [], {})))
+
+
+def _refused_id(problem):
+    assert isinstance(problem, str) and protocol.is_storable(problem)
+    assert len(problem) <= MAX_REASON, len(problem)
 
 
 def _outputs():
@@ -76,6 +101,7 @@ def results():
                      mistral_values())
     return st.fixed_dictionaries({
         'action': st.sampled_from(ACTIONS),
+        'execution_id': execution_ids(),
         'held': st.tuples(st.none() | st.just('thing-1'),
                           st.none() | strategies.maps()),
         'execution': st.tuples(states(), strategies.scalars() |
@@ -107,9 +133,16 @@ def _check_outcome(outcome, run):
         assert outcome.drift.drift in (er.MISSING, er.DIFFERENT)
 
 
-def _decide(action, held, execution, tasks):
-    """Every decision on one execution, checked."""
-    run = er.Run(action, 'thing_%s' % action.lower(), EXECUTION_ID)
+def _decide(action, held, execution, tasks, execution_id):
+    """Every decision on one execution, checked.
+
+    An id the client refuses never starts a Run: its refusal is checked.
+    """
+    problem = executions.execution_id_problem(execution_id)
+    if problem is not None:
+        _refused_id(problem)
+        return
+    run = er.Run(action, 'thing_%s' % action.lower(), execution_id)
     _check_outcome(er.outcome_of(run, held, execution, tasks), run)
     if action == er.CHECK:
         _check_outcome(er.check_outcome(run, held, execution, tasks), run)
@@ -124,7 +157,8 @@ def outcomes(case):
     held = er.Held(*case['held'])
     execution = executions.Execution(*case['execution'])
     tasks = [executions.Task(*task) for task in case['tasks']]
-    _decide(case['action'], held, execution, tasks)
+    _decide(case['action'], held, execution, tasks,
+            case.get('execution_id', FOUND_WITH_ID))
 
 
 # -- through the client, from a Mistral stand-in ------------------------------
@@ -172,7 +206,7 @@ def _body(shaped):
 def answers():
     execution = st.fixed_dictionaries(
         {'state': states()},
-        optional={'id': st.just(EXECUTION_ID),
+        optional={'id': path_safe_ids(),
                   'state_info': strategies.scalars(),
                   'output': mistral_values(), 'manager': st.just(1),
                   '__class__': st.just('x'), 'to_dict': st.just(2)})
@@ -185,8 +219,14 @@ def answers():
          strategies.json_values()})
     status = st.sampled_from((200, 200, 200, 201, 204, 400, 404, 409, 500,
                               503))
+    started = st.fixed_dictionaries({'state': st.just('RUNNING'),
+                                     'id': execution_ids()})
     return st.fixed_dictionaries({
         'action': st.sampled_from(ACTIONS),
+        'read_id': path_safe_ids(),
+        # Mostly a start Mistral accepted (HTTP 201), its id any.
+        'started': st.tuples(st.sampled_from((201, 201, 201, 200, 400, 500)),
+                             started | _body(started)),
         'execution': st.tuples(status, _body(execution)),
         'tasks': st.tuples(status, _body(tasks))})
 
@@ -207,18 +247,26 @@ def _read(read, endpoint):
 def client_results(case):
     """The client reads any answer as values or a short MistralError."""
     server = stand_in()
-    path = '/v2/executions/%s' % EXECUTION_ID
-    server.answers = {path: tuple(case['execution']),
+    read_id = case.get('read_id', FOUND_WITH_ID)
+    path = '/v2/executions/%s' % read_id
+    server.answers = {'/v2/executions': tuple(case.get('started', (404, {}))),
+                      path: tuple(case['execution']),
                       path + '/tasks': tuple(case['tasks'])}
     endpoint = server.endpoint
     client = mistral.MistralClient(endpoint,
                                    token_endpoint.Token(endpoint, 'token'))
     client.retries = 0
-    execution = _read(lambda: client.execution(EXECUTION_ID), endpoint)
-    tasks = _read(lambda: client.tasks(EXECUTION_ID), endpoint)
+    started = _read(lambda: client.start_execution('thing_create', {}, '',
+                                                   {}), endpoint)
+    if started is not None:  # what Heat keeps as a physical id
+        assert isinstance(started, str) and protocol.is_storable(started) \
+            and 0 < len(started) <= er.MAX_PHYSICAL_ID, started
+    execution = _read(lambda: client.execution(read_id), endpoint)
+    tasks = _read(lambda: client.tasks(read_id), endpoint)
     if execution is None:
         return
     assert isinstance(execution, executions.Execution)
     for task in tasks or ():
         assert isinstance(task, executions.Task)
-    _decide(case['action'], er.Held(None, {}), execution, tasks or ())
+    _decide(case['action'], er.Held(None, {}), execution, tasks or (),
+            read_id)

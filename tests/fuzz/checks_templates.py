@@ -29,6 +29,7 @@ from heat_lifecycle_plugins import protocol
 from tests.fuzz import templates
 
 ENGINE = None  # the session's in-process engine (tests/fuzz/conftest.py)
+MISTRAL = None  # its Mistral
 # What preview returns is not checked: only that it returned.
 KEPT = 'kept'
 
@@ -75,18 +76,18 @@ def no_traceback_logged():
 @contextlib.contextmanager
 def checking_with(engine, mistral):
     """ENGINE: `engine`, its catalog listing Heat and `mistral`."""
-    global ENGINE
+    global ENGINE, MISTRAL
     from heat_lifecycle_fixtures import inprocess_engine
     from heat_lifecycle_fixtures import tokens
     plain = engine.ctx
     engine.ctx = inprocess_engine.context_with_heat_catalog(plain, [
         tokens.catalog_entry('workflowv2', 'mistral', mistral.url)])
-    ENGINE = engine
+    ENGINE, MISTRAL = engine, mistral
     try:
         yield engine
     finally:
         engine.ctx = plain
-        ENGINE = None
+        ENGINE = MISTRAL = None
 
 
 def refusal(call):
@@ -254,3 +255,44 @@ def run_time_value(case):
     finally:
         for ident in created:
             ENGINE.delete(ident)
+
+
+# What a failed update says, by the property made bad. An execution id
+# Mistral cannot encode (a lone surrogate) Mistral refuses itself (HTTP
+# 500, the long search's find, 2026-11-28).
+MISTRAL_SAID = 'MistralError: resources.thing: Mistral at '
+STORED_WHOLE = {'name': 'Properties.name',
+                'action_request': 'Properties.action_request',
+                'description': MISTRAL_SAID}
+
+
+def stored_whole_update(case):
+    """An update making a value Heat stores whole bad ends; the stack deletes.
+
+    The update is refused (4xx) or ends COMPLETE or FAILED; every stored
+    reason is storable; a failed update of a name or token names the
+    property, of a description Mistral's error. A DELETE may fail only
+    on an execution id Heat cannot keep or Mistral refuses (its reason
+    storable): once the Mistral gives ids of its own again, it completes.
+    """
+    _name, before, after, _resource, prop = case
+    ident = ENGINE.create(before)
+    try:
+        refused = refusal(lambda: ENGINE.update(ident, after, wait=False))
+        if refused is None:
+            updated = ENGINE.wait(ident, 'UPDATE', expect=None, timeout=60)
+            reasons_are_storable(ident)
+            reason = updated['stack_status_reason']
+            if updated['stack_status'] == 'FAILED' and prop in STORED_WHOLE:
+                assert STORED_WHOLE[prop] in reason, reason[:2000]
+    finally:
+        state = ENGINE.delete(ident, expect=None)
+        if state is not None and state['stack_status'] != 'COMPLETE':
+            reasons_are_storable(ident)
+            assert MISTRAL_SAID in state['stack_status_reason'], \
+                state['stack_status_reason']
+            MISTRAL.fix_ids()
+            try:
+                ENGINE.delete(ident)
+            finally:
+                MISTRAL.fix_ids(False)

@@ -20,6 +20,9 @@ import copy
 
 from hypothesis import strategies as st
 
+from heat_lifecycle_fixtures import mistral_server
+from tests.fuzz import strategies
+
 SERVER = {'type': 'OS::Heat::DeployedServer',
           'properties': {'software_config_transport': 'POLL_SERVER_HEAT'}}
 
@@ -39,6 +42,7 @@ VALID = {
             'config': {'get_resource': 'component'},
             'server': {'get_resource': 'server'},
             'input_values': {'label': 'y'},
+            'name': 'deploy-1',
             'actions': ['CREATE', 'UPDATE', 'DELETE'],
             'signal_transport': 'HEAT_SIGNAL',
             'start_timeout': 300, 'run_timeout': 600,
@@ -239,3 +243,73 @@ def run_time_values(draw):
                                    'properties': {'value': value}}
         _at(props, path[:-1])[path[-1]] = {'get_attr': [BAD, 'value']}
     return (name, found, environment, resource, path[0])
+
+
+# -- values Heat stores whole, made bad by an update -------------------------
+
+def _chosen_ids():
+    """A description choosing the execution's id: any id.
+
+    The fixture's Mistral starts an execution whose description starts
+    with mistral_server.CHOSEN_ID with the id that follows.
+    """
+    ids = (st.uuids().map(str) | strategies.texts(40) |
+           strategies.big_texts() |
+           st.sampled_from(('x' * 255, 'x' * 256, '\U0001f600', 'caf\udce9')))
+    return ids.map(lambda found: mistral_server.CHOSEN_ID + found)
+
+
+def _bad_texts():
+    return st.sampled_from(UNSTORABLE) | strategies.strings()
+
+
+_DECIDING = dict(RUN_TIME['external']['thing']['properties'],
+                 replace_on_change_inputs=[],
+                 replace_decision={'workflow': 'fail_quoting_size'})
+_DECIDING['actions'] = {'CREATE': {'workflow': 'echo_create'},
+                        'DELETE': {'workflow': 'echo_create'}}
+# (template, resource, property, path in it, good value, bad values).
+STORED_WHOLE = {
+    'deployment name': ('component', 'deployment', 'name', ('name',),
+                        'deploy-1', _bad_texts),
+    'deployment token': ('component', 'deployment', 'action_request',
+                         ('action_request',), '', _bad_texts),
+    'thing token': ('external', 'thing', 'action_request',
+                    ('action_request',), '', _bad_texts),
+    # The size changes too: the thing is replaced, the new one's CREATE
+    # execution gets the id.
+    'execution id': ('external', 'thing', 'description', ('description',),
+                     'a thing', _chosen_ids),
+    'replace_decision': ('deciding', 'thing', 'input', ('input', 'size'),
+                         1, lambda: json_value() | _bad_texts()),
+}
+RUN_TIME_UPDATED = dict(RUN_TIME, deciding={'thing': dict(
+    RUN_TIME['external']['thing'], properties=_DECIDING)})
+
+
+def _given(name, path, value):
+    found = template(name, RUN_TIME_UPDATED[name])
+    resource = 'deployment' if name == 'component' else 'thing'
+    props = found['resources'][resource]['properties']
+    _at(props, path[:-1])[path[-1]] = {'get_attr': [BAD, 'value']}
+    if name == 'external' and path == ('description',):
+        props['input'] = {'size': 2 if value != 'a thing' else 1}
+    found['resources'][BAD] = {'type': 'OS::Heat::Value',
+                               'properties': {'value': value}}
+    return found
+
+
+@st.composite
+def stored_whole_updates(draw):
+    """A stack whose value Heat stores whole is made bad by an update.
+
+    The deployment's name, a request token, the id Mistral gives an
+    execution, a replace_decision's input: each through get_attr, good
+    on CREATE, then any value. A case: (name, before, after, resource,
+    prop).
+    """
+    place = draw(st.sampled_from(sorted(STORED_WHOLE)))
+    name, resource, prop, path, good, bad = STORED_WHOLE[place]
+    value = draw(bad())
+    return (name, _given(name, path, good), _given(name, path, value),
+            resource, prop)

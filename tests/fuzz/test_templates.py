@@ -47,6 +47,11 @@ def test_a_bad_value_at_run_time_never_wedges_a_stack(fuzz):
              15)
 
 
+def test_a_value_stored_whole_made_bad_by_an_update_never_wedges(fuzz):
+    fuzz.run(templates.stored_whole_updates(),
+             checks_templates.stored_whole_update, 12)
+
+
 def test_a_5000_member_chain_is_accepted(fuzz_engine):
     """A long chain is validated and accepted (a dry run), not hung."""
     template = templates.template('chain')

@@ -61,3 +61,22 @@ def test_the_unit_tier_imports_the_tree():
     assert conftest.package_from_the_tree() == os.path.join(
         os.path.realpath(tier_pytest.ROOT), 'heat_lifecycle_plugins',
         '__init__.py')
+
+
+def test_the_guard_refuses_a_wheel_tier_collected_from_the_checkout():
+    """pytest in the checkout, on a functional test: the guard stops it.
+
+    The checkout is first on sys.path there, so heat_lifecycle_plugins
+    is the tree's (test_the_unit_tier_imports_the_tree): collecting a
+    wheel tier must end with a usage error naming the tier.
+    """
+    import subprocess
+    import sys
+    proc = subprocess.run(
+        [sys.executable, '-m', 'pytest', '-p', 'no:cacheprovider',
+         '--collect-only', '-q', 'tests/functional/test_harness.py'],
+        cwd=tier_pytest.ROOT, capture_output=True, text=True, timeout=300)
+    output = proc.stdout + proc.stderr
+    assert proc.returncode == pytest.ExitCode.USAGE_ERROR, output[-3000:]
+    assert 'tests/functional must test the installed wheel' in output, \
+        output[-3000:]
