@@ -35,6 +35,13 @@ POLICY_FILENAME = 'heat-lifecycle-plugins.yaml'
 PROJECT_MEMBER = 'role:member and project_id:%(project_id)s'
 PROJECT_STACK_USER = 'role:heat_stack_user and project_id:%(project_id)s'
 MEMBER_OR_STACK_USER = '(%s) or (%s)' % (PROJECT_MEMBER, PROJECT_STACK_USER)
+# heat-api-cfn checks its rules with no target (heat/api/cfn/v1/stacks.py
+# _enforce): a project_id check never matches there, so Heat's defaults
+# refuse everyone, the servers' POLL_SERVER_CFN included (oslo.policy's
+# enforce_new_defaults is on in both series). Roles only; the engine finds
+# the stack in the caller's own project.
+CFN_MEMBER = 'role:member'
+CFN_MEMBER_OR_STACK_USER = 'role:member or role:heat_stack_user'
 
 # rule: (check string, what a reader could read through it). The server's
 # own reads keep its stack user; the others need a member.
@@ -51,10 +58,10 @@ RULES = {
     'software_configs:show': (PROJECT_MEMBER, 'a derived config\'s inputs '
                               '(deploy_password, deploy_signal_id)'),
     'cloudformation:DescribeStackResource': (
-        MEMBER_OR_STACK_USER, 'the server\'s metadata through '
+        CFN_MEMBER_OR_STACK_USER, 'the server\'s metadata through '
         'heat-api-cfn (its agent reads it with POLL_SERVER_CFN)'),
     'cloudformation:DescribeStackResources': (
-        PROJECT_MEMBER, 'servers\' metadata through heat-api-cfn'),
+        CFN_MEMBER, 'servers\' metadata through heat-api-cfn'),
     'stacks:show_snapshot': (PROJECT_MEMBER, 'a snapshot\'s resource data '
                              '(stack users\' passwords and keys)'),
     'stacks:list_snapshots': (PROJECT_MEMBER, 'the snapshots\' resource '
@@ -62,7 +69,8 @@ RULES = {
 }
 # The reads the server itself makes (through heat-api or heat-api-cfn).
 SERVER_READS = tuple(name for name, (check, _) in sorted(RULES.items())
-                     if check == MEMBER_OR_STACK_USER)
+                     if check in (MEMBER_OR_STACK_USER,
+                                  CFN_MEMBER_OR_STACK_USER))
 
 
 def policy_text():

@@ -28,6 +28,7 @@ PROJECT = 'checked-project'
 READER = {'roles': ['reader'], 'project_id': PROJECT, 'user_id': 'r'}
 STACK_USER = {'roles': ['heat_stack_user'], 'project_id': PROJECT,
               'user_id': 's'}
+CFN_READS = ('cloudformation:DescribeStackResource',)
 INSTALL = ('heat-lifecycle-plugins install-policy --policy-dir '
            '/etc/heat/policy.d (or merge its output into policy.yaml), '
            'then restart heat-api and heat-api-cfn')
@@ -44,7 +45,10 @@ def enforcer(conf=None):
 
 
 def allowed(found, rule, creds):
-    return bool(found.enforce(rule, {'project_id': PROJECT}, creds))
+    """As heat-api checks (the project) or heat-api-cfn (no target)."""
+    target = ({} if rule.startswith('cloudformation:') else
+              {'project_id': PROJECT})
+    return bool(found.enforce(rule, target, creds))
 
 
 def findings(conf=None):
@@ -64,11 +68,18 @@ def findings(conf=None):
                 ', '.join(readable), INSTALL))))
     blind = [rule for rule in heat_policy.SERVER_READS
              if not allowed(found, rule, STACK_USER)]
-    if blind:
+    heat_api = [rule for rule in blind if rule not in CFN_READS]
+    if heat_api:
         result.append(checks.Finding(checks.FAIL, TOPIC, (
             'servers\' stack users (role heat_stack_user) may not read '
             'their metadata (%s): their agents get no deployments' % (
-                ', '.join(blind)))))
+                ', '.join(heat_api)))))
+    if set(CFN_READS) & set(blind):
+        result.append(checks.Finding(checks.WARN, TOPIC, (
+            'servers polling heat-api-cfn (POLL_SERVER_CFN) may not read '
+            'their metadata (cloudformation:DescribeStackResource; '
+            'heat-api-cfn checks it without a project, which Heat\'s '
+            'default denies to everyone): %s' % INSTALL)))
     if not result:
         result.append(checks.Finding(checks.OK, TOPIC, (
             'readers cannot read deployments\' credentials (%d rules of '

@@ -34,6 +34,7 @@ from keystoneauth1.identity import v3
 from keystoneauth1 import session as ks_session
 import pytest
 import requests
+import yaml
 
 from tests.e2e.conftest import example
 from tests.e2e import test_signal_path as signal_path
@@ -292,6 +293,23 @@ def test_a_reader_reads_no_credential_and_cannot_forge_a_signal(
     shown = json.dumps(answers, default=str)
     assert not [s for s in secrets if s in shown], sorted(answers)
     assert stack_id in shown and sd.id in shown
+    driver.delete(stack_id)
+
+
+def test_a_server_polling_heat_api_cfn_still_deploys(driver, heat):
+    """POLL_SERVER_CFN: its stack user's DescribeStackResource is kept.
+
+    (POLL_SERVER_HEAT's resource metadata: the tests above.)
+    """
+    template = yaml.safe_load(signal_path.template('CFN_SIGNAL'))
+    template['resources']['server']['properties'][
+        'software_config_transport'] = 'POLL_SERVER_CFN'
+    stack_id = driver.create(yaml.safe_dump(template), {'seconds': 1},
+                             servers=['server'],
+                             agent_options={'collector': 'cfn'})
+    assert driver.outputs(stack_id)['result'] == 'done after 1 s'
+    sd = signal_path.deployment(heat, stack_id)
+    assert (sd.status, sd.status_reason) == ('COMPLETE', 'Outputs received')
     driver.delete(stack_id)
 
 

@@ -36,14 +36,19 @@ def levels(found):
 
 
 def test_heats_default_policy_lets_a_reader_read_credentials(tmp_path):
-    [found] = check_policy.findings(loaded(tmp_path))
+    [found, cfn] = check_policy.findings(loaded(tmp_path))
     assert found.level == checks.WARN
     for rule in ('resource:metadata', 'resource:show',
                  'software_deployments:metadata', 'software_configs:show',
-                 'cloudformation:DescribeStackResource',
                  'stacks:show_snapshot'):
         assert rule in found.text, found.text
     assert 'install-policy --policy-dir /etc/heat/policy.d' in found.text
+    # heat-api-cfn checks without a project: Heat's default denies all.
+    assert 'cloudformation' not in found.text
+    assert cfn.level == checks.WARN
+    assert cfn.text.startswith(
+        'servers polling heat-api-cfn (POLL_SERVER_CFN) may not read '
+        'their metadata'), cfn.text
 
 
 def test_the_installed_policy_file_keeps_readers_out(tmp_path):
