@@ -27,7 +27,7 @@ into policy.yaml). `heat-lifecycle-plugins install-policy` writes it;
 `check` verifies what heat.conf's policy makes of it.
 """
 
-import os
+from heat_lifecycle_plugins import plugin_dir_installer
 
 POLICY_FILENAME = 'heat-lifecycle-plugins.yaml'
 
@@ -90,20 +90,5 @@ def install_policy(policy_dir, force=False):
 
     Raises FileExistsError if a different file is there and force is False.
     """
-    os.makedirs(policy_dir, exist_ok=True)
-    path = os.path.join(policy_dir, POLICY_FILENAME)
-    text = policy_text()
-    if os.path.exists(path):
-        with open(path, encoding='utf-8') as f:
-            if f.read() == text:
-                return path, 'unchanged'
-        if not force:
-            raise FileExistsError(
-                '%s exists and differs from this version\'s policy; use '
-                '--force to overwrite it' % path)
-    tmp = path + '.tmp'
-    with open(tmp, 'w', encoding='utf-8') as f:
-        f.write(text)
-    os.chmod(tmp, 0o644)
-    os.replace(tmp, path)
-    return path, 'written'
+    return plugin_dir_installer.install_file(
+        policy_dir, POLICY_FILENAME, policy_text(), 'policy', force)
