@@ -113,15 +113,21 @@ def test_a_reader_cannot_request_an_action(driver, heat, reader, tmp_path):
     driver.delete(stack_id)
 
 
-@pytest.mark.parametrize('transport', ['HEAT_SIGNAL', 'CFN_SIGNAL'])
-def test_a_reader_cannot_signal_a_running_deployment(
-        driver, heat, reader, transport):
+def running_deployment(driver, heat, transport, seconds):
+    """A stack whose deployment's script runs `seconds`, once it runs."""
     stack_id = driver.create(
-        signal_path.template(transport), {'seconds': 25}, servers=['server'],
-        wait=False)
+        signal_path.template(transport), {'seconds': seconds},
+        servers=['server'], wait=False)
     signal_path.wait_for(
         lambda: signal_path.deployment(heat, stack_id).status ==
         'IN_PROGRESS', 120, 'deployment waiting for its signal')
+    return stack_id
+
+
+@pytest.mark.parametrize('transport', ['HEAT_SIGNAL', 'CFN_SIGNAL'])
+def test_a_reader_cannot_signal_a_running_deployment(
+        driver, heat, reader, transport):
+    stack_id = running_deployment(driver, heat, transport, 25)
     for body in ({'deploy_status': 'FAILED',
                   'deploy_status_reason': 'failed by a reader'},
                  {'deploy_status': 'IN_PROGRESS',
@@ -264,12 +270,7 @@ def forged_signals(cloud, reader, stack_id, answers):
 @pytest.mark.parametrize('transport', ['HEAT_SIGNAL', 'CFN_SIGNAL'])
 def test_a_reader_reads_no_credential_and_cannot_forge_a_signal(
         cloud, driver, heat, reader, transport):
-    stack_id = driver.create(
-        signal_path.template(transport), {'seconds': 30}, servers=['server'],
-        wait=False)
-    signal_path.wait_for(
-        lambda: signal_path.deployment(heat, stack_id).status ==
-        'IN_PROGRESS', 120, 'deployment waiting for its signal')
+    stack_id = running_deployment(driver, heat, transport, 30)
     sd = signal_path.deployment(heat, stack_id)
     secrets = credentials_of(heat, stack_id)
     assert len(secrets) == 2, secrets  # the deployment's, the server's
