@@ -33,20 +33,29 @@ def install_loader(plugin_dir, force=False):
 
     Raises FileExistsError if a different file is there and force is False.
     """
-    os.makedirs(plugin_dir, exist_ok=True)
-    path = os.path.join(plugin_dir, LOADER_FILENAME)
-    source = loader_source()
+    return install_file(plugin_dir, LOADER_FILENAME, loader_source(),
+                        'loader', force)
+
+
+def install_file(folder, filename, text, kind, force=False):
+    """Write `text` as folder/filename; return (path, 'written'|'unchanged').
+
+    Raises FileExistsError, naming `kind`, if a different file is there
+    and force is False.
+    """
+    os.makedirs(folder, exist_ok=True)
+    path = os.path.join(folder, filename)
     if os.path.exists(path):
         with open(path, encoding='utf-8') as f:
-            if f.read() == source:
+            if f.read() == text:
                 return path, 'unchanged'
         if not force:
             raise FileExistsError(
-                '%s exists and differs from this version\'s loader; '
-                'use --force to overwrite it' % path)
+                '%s exists and differs from this version\'s %s; '
+                'use --force to overwrite it' % (path, kind))
     tmp = path + '.tmp'
     with open(tmp, 'w', encoding='utf-8') as f:
-        f.write(source)
+        f.write(text)
     os.chmod(tmp, 0o644)
     os.replace(tmp, path)
     return path, 'written'

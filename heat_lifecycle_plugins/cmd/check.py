@@ -26,6 +26,7 @@ import sys
 from oslo_config import cfg
 
 from heat_lifecycle_plugins.cmd import check_engine_python
+from heat_lifecycle_plugins.cmd import check_policy
 from heat_lifecycle_plugins.cmd import checks
 from heat_lifecycle_plugins.cmd import notify_path
 from heat_lifecycle_plugins.cmd import quiet
@@ -149,6 +150,7 @@ def run(args):
         findings += loader_findings(cfg.CONF.plugin_dirs)
         findings += check_engine_python.findings(args.heat_engine)
         findings += signal_path_findings(version, args)
+        findings += check_policy.findings()
     for finding in findings:
         print(checks.render(finding))
     if env is None:

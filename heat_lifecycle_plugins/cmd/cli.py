@@ -9,8 +9,8 @@
 # WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
 # License for the specific language governing permissions and limitations
 # under the License.
-"""The heat-lifecycle-plugins command: install-loader, list, check, why,
-run-action.
+"""The heat-lifecycle-plugins command: install-loader, install-policy,
+list, check, why, run-action.
 
 Each command prints only what it is about: Heat's notices and warnings
 while its environment is built are not shown (quiet.heat_kept_quiet).
@@ -26,6 +26,7 @@ from heat_lifecycle_plugins.cmd import heat_api
 from heat_lifecycle_plugins.cmd import quiet
 from heat_lifecycle_plugins.cmd import run_action
 from heat_lifecycle_plugins.cmd import why
+from heat_lifecycle_plugins import heat_policy
 from heat_lifecycle_plugins import plugin_dir_installer
 from heat_lifecycle_plugins import registry
 
@@ -56,6 +57,19 @@ def cmd_install_loader(args):
         else:
             path, what = plugin_dir_installer.install_loader(
                 args.plugin_dir, args.force)
+    except (FileExistsError, OSError) as exc:
+        print('error: %s' % exc, file=sys.stderr)
+        return 1
+    print('%s %s' % (what, path))
+    return 0
+
+
+def cmd_install_policy(args):
+    if not args.policy_dir:  # to merge into a policy.yaml
+        sys.stdout.write(heat_policy.policy_text())
+        return 0
+    try:
+        path, what = heat_policy.install_policy(args.policy_dir, args.force)
     except (FileExistsError, OSError) as exc:
         print('error: %s' % exc, file=sys.stderr)
         return 1
@@ -99,6 +113,16 @@ def _add_operator_commands(sub):
                    help='delete the loader from the plugin dir instead '
                         '(before uninstalling the package)')
     p.set_defaults(func=cmd_install_loader)
+    p = sub.add_parser('install-policy',
+                       help='write the policy rules that keep deployments\' '
+                            'credentials from readers into heat-api\'s '
+                            'policy.d, or print them (no --policy-dir)')
+    p.add_argument('--policy-dir',
+                   help='a directory of [oslo_policy] policy_dirs '
+                        '(/etc/heat/policy.d)')
+    p.add_argument('--force', action='store_true',
+                   help='overwrite a different file of the same name')
+    p.set_defaults(func=cmd_install_policy)
     p = sub.add_parser('list', help='list the declared resource types')
     p.set_defaults(func=cmd_list)
     p = sub.add_parser('check', help='show the Heat release found, its '

@@ -209,7 +209,7 @@ def _put(url, body):
 
 
 def test_drift_check_and_replace_decision_through_keystone(
-        driver, heat, thing_store, mistral_workflows):
+        driver, heat, cloud, thing_store, mistral_workflows):
     # Mistral behind Keystone: the demo user's workflows, run with the
     # stack's credentials, for CHECK (drift) and replace_decision.
     decide = 'e2e_replace_if_shrinks_%s' % uuid.uuid4().hex[:6]
@@ -234,9 +234,14 @@ def test_drift_check_and_replace_decision_through_keystone(
 
     driver.update(stack_id, template, dict(params, size=5))  # grows
     assert physical_id(heat, stack_id) == thing_id
+    stack_name = heat.stacks.get(stack_id).stack_name
+    [first_user] = stack_users(cloud, stack_name)
     driver.update(stack_id, template, dict(params, size=3))  # shrinks
     replaced = physical_id(heat, stack_id)
     assert replaced != thing_id
+    # The replaced resource's signed URL user went with it.
+    users = stack_users(cloud, stack_name)
+    assert len(users) == 1 and users != [first_user], (first_user, users)
     things = thing_store.things()
     assert thing_id not in things and things[replaced]['size'] == 3
     decided = [e for e in mistral_workflows.executions.list(limit=-1)
@@ -245,6 +250,7 @@ def test_drift_check_and_replace_decision_through_keystone(
     project = heat.stacks.get(stack_id).parameters['OS::project_id']
     assert {e.project_id for e in decided} == {project}
     driver.delete(stack_id)
+    assert stack_users(cloud, stack_name) == []
 
 
 SLOW_WORKFLOW = """

@@ -16,6 +16,7 @@
 
 
 from heat_lifecycle_fixtures import hot
+from tests.e2e.test_external_resource import stack_users
 from tests.e2e import test_resource_chain as chain
 
 FAILING_COMPONENT = hot.template(hot.with_server(
@@ -86,8 +87,8 @@ FAILING_THING = hot.one_thing({'CREATE': 'thing_create_refused'},
                               input=hot.from_params('store'))
 
 
-def test_failing_external_resource_workflow(driver, heat, thing_store,
-                                            mistral_workflows):
+def test_failing_external_resource_workflow(driver, heat, cloud,
+                                            thing_store, mistral_workflows):
     posts_before = [e[0] for e in thing_store.log()].count('POST')
     stack_id = driver.create(FAILING_THING, {'store': thing_store.url},
                              expect='FAILED')
@@ -100,6 +101,9 @@ def test_failing_external_resource_workflow(driver, heat, thing_store,
               'of things exceeded (execution %s)' % execution.id)
     assert event.resource_status_reason == reason
     assert stack.stack_status_reason == 'Resource CREATE failed: ' + reason
-    # The refused thing was never made; the failed stack deletes cleanly.
+    # The refused thing was never made; the failed stack deletes cleanly,
+    # with the signed URL's user Mistral was told through.
     assert [e[0] for e in thing_store.log()].count('POST') == posts_before
+    assert len(stack_users(cloud, stack.stack_name)) == 1
     driver.delete(stack_id)
+    assert stack_users(cloud, stack.stack_name) == []

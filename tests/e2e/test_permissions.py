@@ -19,12 +19,22 @@ project cannot request an action, nor signal a running deployment (its
 server, through heat-api or a heat-api-cfn signed URL, and a member still
 can). Each refusal is a 403 or a 404 from heat-api, never a 5xx, and
 changes nothing.
+
+The cloud's heat-api loads the policy of the install guide's step
+(`heat-lifecycle-plugins install-policy` into policy.d): a reader who
+reads all it may finds no credential of a deployment, and signals with
+what it found are refused.
 """
 
+import json
 import re
 
 from heatclient import exc
+from keystoneauth1.identity import v3
+from keystoneauth1 import session as ks_session
 import pytest
+import requests
+import yaml
 
 from tests.e2e.conftest import example
 from tests.e2e import test_signal_path as signal_path
@@ -103,15 +113,21 @@ def test_a_reader_cannot_request_an_action(driver, heat, reader, tmp_path):
     driver.delete(stack_id)
 
 
-@pytest.mark.parametrize('transport', ['HEAT_SIGNAL', 'CFN_SIGNAL'])
-def test_a_reader_cannot_signal_a_running_deployment(
-        driver, heat, reader, transport):
+def running_deployment(driver, heat, transport, seconds):
+    """A stack whose deployment's script runs `seconds`, once it runs."""
     stack_id = driver.create(
-        signal_path.template(transport), {'seconds': 25}, servers=['server'],
-        wait=False)
+        signal_path.template(transport), {'seconds': seconds},
+        servers=['server'], wait=False)
     signal_path.wait_for(
         lambda: signal_path.deployment(heat, stack_id).status ==
         'IN_PROGRESS', 120, 'deployment waiting for its signal')
+    return stack_id
+
+
+@pytest.mark.parametrize('transport', ['HEAT_SIGNAL', 'CFN_SIGNAL'])
+def test_a_reader_cannot_signal_a_running_deployment(
+        driver, heat, reader, transport):
+    stack_id = running_deployment(driver, heat, transport, 25)
     for body in ({'deploy_status': 'FAILED',
                   'deploy_status_reason': 'failed by a reader'},
                  {'deploy_status': 'IN_PROGRESS',
@@ -138,6 +154,170 @@ def test_a_reader_cannot_signal_a_running_deployment(
     driver.delete(stack_id)
 
 
+# What the deployment's server holds that signals as the deployment.
+CREDENTIAL_INPUTS = ('deploy_password', 'deploy_signal_id')
+# The reads the installed policy gives to members (and the stack user).
+REFUSED_TO_READERS = {
+    'resource list', 'resource show server', 'resource show deployment',
+    'resource metadata', 'deployments metadata', 'config show',
+    'snapshot list'}
+
+
+def credentials_of(heat, stack_id):
+    """The secrets a member sees: the deployment's and the server's."""
+    metadata = heat.resources.metadata(stack_id, 'server')
+    secrets = [i['value'] for d in metadata['deployments']
+               for i in d['inputs']
+               if i['name'] in CREDENTIAL_INPUTS and i.get('value')]
+    server = heat.resources.get(stack_id, 'server',
+                                with_attr=['os_collect_config'])
+    secrets.append(server.attributes['os_collect_config']['heat'][
+        'password'])
+    return secrets
+
+
+def everything_a_reader_reads(reader, stack_id, deployment, server_id):
+    """{read: its answer, or ('refused', HTTP status)}."""
+    def events():
+        return [reader.events.get(stack_id, e.resource_name, e.id).to_dict()
+                for e in reader.events.list(stack_id)]
+
+    def outputs():
+        return [reader.stacks.output_show(stack_id, o['output_key'])
+                for o in reader.stacks.output_list(stack_id)['outputs']]
+
+    reads = {
+        'stack show': lambda: reader.stacks.get(stack_id).to_dict(),
+        'stack list': lambda: [s.to_dict() for s in reader.stacks.list()],
+        'outputs': outputs,
+        'template': lambda: reader.stacks.template(stack_id),
+        'environment': lambda: reader.stacks.environment(stack_id),
+        'files': lambda: reader.stacks.files(stack_id),
+        'events': events,
+        'resource list': lambda: [r.to_dict() for r in reader.resources.list(
+            stack_id, with_detail=True)],
+        'resource show server': lambda: reader.resources.get(
+            stack_id, 'server', with_attr=['os_collect_config']).to_dict(),
+        'resource show deployment': lambda: reader.resources.get(
+            stack_id, 'deployment').to_dict(),
+        'resource metadata': lambda: reader.resources.metadata(
+            stack_id, 'server'),
+        'deployment list': lambda: [
+            d.to_dict() for d in reader.software_deployments.list()],
+        'deployment show': lambda: reader.software_deployments.get(
+            deployment.id).to_dict(),
+        'deployments metadata': lambda: reader.software_deployments.metadata(
+            server_id),
+        'config list': lambda: [
+            c.to_dict() for c in reader.software_configs.list()],
+        'config show': lambda: reader.software_configs.get(
+            deployment.config_id).to_dict(),
+        'snapshot list': lambda: reader.stacks.snapshot_list(stack_id),
+    }
+    answers = {}
+    for name, read in reads.items():
+        try:
+            answers[name] = read()
+        except exc.HTTPException as refusal:
+            assert refusal.code in (403, 404), (name, str(refusal))
+            answers[name] = ('refused', refusal.code)
+    return answers
+
+
+def found_inputs(answer, found=None):
+    """deploy_* values anywhere in an answer, as an intruder looks."""
+    found = {} if found is None else found
+    if isinstance(answer, dict):
+        if isinstance(answer.get('name'), str) and answer.get('value'):
+            found.setdefault(answer['name'], answer['value'])
+        for key, value in answer.items():
+            if key.startswith('deploy_') and isinstance(value, str):
+                found.setdefault(key, value)
+            found_inputs(value, found)
+    elif isinstance(answer, (list, tuple)):
+        for value in answer:
+            found_inputs(value, found)
+    return found
+
+
+def forged_signals(cloud, reader, stack_id, answers):
+    """Signal FAILED with whatever was read; each attempt's HTTP status."""
+    body = {'deploy_status_code': 1, 'deploy_stderr': 'forged by a reader'}
+    found = found_inputs(answers)
+    tried = {}
+    if found.get('deploy_password') and found.get('deploy_user_id'):
+        as_server = v3.Password(
+            auth_url=cloud.keystone.url, user_id=found['deploy_user_id'],
+            password=found['deploy_password'],
+            project_id=found.get('deploy_project_id'))
+        client = cloud.heat_client(ks_session.Session(auth=as_server))
+        try:
+            client.resources.signal(stack_id, 'deployment', data=body)
+            tried['deploy_password'] = 200
+        except exc.HTTPException as refusal:
+            tried['deploy_password'] = refusal.code
+    if found.get('deploy_signal_id'):
+        tried['deploy_signal_id'] = requests.post(
+            found['deploy_signal_id'], json=body, timeout=60).status_code
+    try:  # nothing found: its own token
+        reader.resources.signal(stack_id, 'deployment', data=body)
+        tried['own token'] = 200
+    except exc.HTTPException as refusal:
+        tried['own token'] = refusal.code
+    return tried
+
+
+@pytest.mark.parametrize('transport', ['HEAT_SIGNAL', 'CFN_SIGNAL'])
+def test_a_reader_reads_no_credential_and_cannot_forge_a_signal(
+        cloud, driver, heat, reader, transport):
+    stack_id = running_deployment(driver, heat, transport, 30)
+    sd = signal_path.deployment(heat, stack_id)
+    secrets = credentials_of(heat, stack_id)
+    assert len(secrets) == 2, secrets  # the deployment's, the server's
+    server_id = heat.resources.get(stack_id, 'server').physical_resource_id
+
+    answers = everything_a_reader_reads(reader, stack_id, sd, server_id)
+    tried = forged_signals(cloud, reader, stack_id, answers)
+    driver.wait(stack_id, 'CREATE')
+
+    # Every forged signal was refused, and the server's result stands.
+    assert tried == {'own token': 403}, tried
+    assert driver.outputs(stack_id)['result'] == 'done after 30 s'
+    sd = signal_path.deployment(heat, stack_id)
+    assert (sd.status, sd.status_reason) == ('COMPLETE', 'Outputs received')
+    assert not [e for e in signal_path.signal_events(driver, stack_id)
+                if 'forged' in e]
+    # No credential in any answer; the reader still reads the stack.
+    refused = {name for name, answer in answers.items()
+               if isinstance(answer, tuple) and answer[0] == 'refused'}
+    assert refused == REFUSED_TO_READERS, answers
+    shown = json.dumps(answers, default=str)
+    assert not [s for s in secrets if s in shown], sorted(answers)
+    assert stack_id in shown and sd.id in shown
+    driver.delete(stack_id)
+
+
+def test_a_server_polling_heat_api_cfn_still_deploys(driver, heat):
+    """POLL_SERVER_CFN: its stack user's DescribeStackResource is kept.
+
+    (POLL_SERVER_HEAT's resource metadata: the tests above.)
+    """
+    template = yaml.safe_load(signal_path.template('CFN_SIGNAL'))
+    template['resources']['server']['properties'][
+        'software_config_transport'] = 'POLL_SERVER_CFN'
+    stack_id = driver.create(yaml.safe_dump(template), {'seconds': 1},
+                             servers=['server'],
+                             agent_options={'collector': 'cfn'})
+    assert driver.outputs(stack_id)['result'] == 'done after 1 s'
+    sd = signal_path.deployment(heat, stack_id)
+    assert (sd.status, sd.status_reason) == ('COMPLETE', 'Outputs received')
+    # Stopped first: a poll after the DELETE removed its EC2 key is a 500
+    # from Heat 24.x's heat-api-cfn, which logs the signed request.
+    for agent in driver.agents:
+        agent.stop()
+    driver.delete(stack_id)
+
+
 def test_another_project_cannot_use_the_demo_projects_workflows(
         cloud, intruder, thing_store, mistral_workflows):
     with pytest.raises(exc.HTTPBadRequest) as raised:
@@ -150,3 +330,32 @@ def test_another_project_cannot_use_the_demo_projects_workflows(
         r'project elsewhere may not use it \(it is private to another '
         r'project\)' % re.escape(cloud.mistral.url), str(raised.value)), \
         str(raised.value)
+
+
+def test_a_reader_cannot_signal_an_external_resource(
+        driver, heat, reader, thing_store, mistral_workflows):
+    stack_id = driver.create(EXTERNAL, {'store': thing_store.url})
+    [created] = [e for e in mistral_workflows.executions.list(limit=-1)
+                 if e.workflow_name == 'thing_create' and
+                 e.id in ' '.join(thing_events(driver, stack_id))]
+    notice = {'id': created.id, 'event': 'WORKFLOW_FAILED'}
+    before = thing_events(driver, stack_id)
+    with pytest.raises(exc.HTTPForbidden) as raised:
+        reader.resources.signal(stack_id, 'thing', data=notice)
+    assert ('You are not authorized to use signals to thing (the caller '
+            'has neither a member role on the project (its roles: reader) '
+            'nor the resource\'s own credentials; a reader may read a '
+            'resource, not change it)') in str(raised.value), str(
+                raised.value)
+    assert thing_events(driver, stack_id) == before  # nothing stored
+    # A member's notice is taken (an event); it decides nothing.
+    heat.resources.signal(stack_id, 'thing', data=notice)
+    assert thing_events(driver, stack_id)[len(before):] == [
+        'Mistral: execution %s ended (WORKFLOW_FAILED)' % created.id]
+    assert heat.stacks.get(stack_id).stack_status == 'CREATE_COMPLETE'
+    driver.delete(stack_id)
+
+
+def thing_events(driver, stack_id):
+    return [e.resource_status_reason for e in driver.events(stack_id)
+            if e.resource_name == 'thing']

@@ -103,6 +103,7 @@ def test_check_prints_its_findings_then_the_types_and_nothing_else(
     plugin_dir = str(tmp_path / 'plugins')
     run_cli('install-loader', '--plugin-dir', plugin_dir)
     conf = write_heat_conf(str(tmp_path / 'heat.conf'), plugin_dir)
+    run_cli('install-policy', '--policy-dir', str(tmp_path / 'policy.d'))
     checked = run_cli('check', '--config-file', conf)
     assert checked.returncode == 0, checked.stdout + checked.stderr
     assert checked.stderr == ''
@@ -119,7 +120,8 @@ def test_check_prints_its_findings_then_the_types_and_nothing_else(
     paths = topics[len(issues) + 2:-5]  # then our 4 types + the probe
     notify = paths.index('mistral-notify')
     assert notify and set(paths[:notify]) == {'signals'}
-    assert set(paths[notify:]) == {'mistral-notify'}
+    assert set(paths[notify:-1]) == {'mistral-notify'}
+    assert paths[-1] == 'policy'
     assert [line for line in lines if line.startswith('warn')] == [
         line for line in lines[1:len(issues) + 1]]
 
