@@ -120,6 +120,8 @@ CONTRACT = (
     Name('heat.db.api:resource_data_get', '(context, resource_id, key)',
          used='execution_notices (a notice written by another engine '
               'process)'),
+    Name('heat.policies:list_rules', '()',
+         used='cmd.check_policy (the defaults heat-api registers)'),
     Name(SD + 'validate', '(self)', used=SD_USE + ' (overridden, then '
                                                   'called)'),
     Name(SD + 'check_create_complete', '(self, sd)',

@@ -213,6 +213,12 @@ def global_environment(config_file=None):
     return resources.global_env()
 
 
+def policy_defaults():
+    """The policy rules heat-api registers as its defaults."""
+    from heat import policies
+    return policies.list_rules()
+
+
 def client_option(client, option):
     """A [clients_<client>] option of heat.conf, [clients] as fallback."""
     from heat.common import config as heat_config

@@ -21,6 +21,7 @@ the stack user (role heat_stack_user) allowed the server's own reads.
 from oslo_config import cfg
 
 from heat_lifecycle_plugins.cmd import checks
+from heat_lifecycle_plugins import heat_internals
 from heat_lifecycle_plugins import heat_policy
 
 TOPIC = 'policy'
@@ -36,10 +37,9 @@ INSTALL = ('heat-lifecycle-plugins install-policy --policy-dir '
 
 def enforcer(conf=None):
     """oslo.policy's Enforcer as heat-api builds it, rules loaded."""
-    from heat import policies
     from oslo_policy import policy
     found = policy.Enforcer(conf or cfg.CONF)
-    found.register_defaults(policies.list_rules())
+    found.register_defaults(heat_internals.policy_defaults())
     found.load_rules(force_reload=True)
     return found
 
