@@ -50,31 +50,31 @@ RUN_ACTION_HELP = (
     'not define, or Heat cannot be reached.')
 
 
-def cmd_install_loader(args):
+def _file_written(write, *args):
+    """Print what write(*args) -> (path, what) did; 1 if it failed."""
     try:
-        if args.remove:
-            path, what = plugin_dir_installer.remove_loader(args.plugin_dir)
-        else:
-            path, what = plugin_dir_installer.install_loader(
-                args.plugin_dir, args.force)
+        path, what = write(*args)
     except (FileExistsError, OSError) as exc:
         print('error: %s' % exc, file=sys.stderr)
         return 1
     print('%s %s' % (what, path))
     return 0
+
+
+def cmd_install_loader(args):
+    if args.remove:
+        return _file_written(plugin_dir_installer.remove_loader,
+                             args.plugin_dir)
+    return _file_written(plugin_dir_installer.install_loader,
+                         args.plugin_dir, args.force)
 
 
 def cmd_install_policy(args):
     if not args.policy_dir:  # to merge into a policy.yaml
         sys.stdout.write(heat_policy.policy_text())
         return 0
-    try:
-        path, what = heat_policy.install_policy(args.policy_dir, args.force)
-    except (FileExistsError, OSError) as exc:
-        print('error: %s' % exc, file=sys.stderr)
-        return 1
-    print('%s %s' % (what, path))
-    return 0
+    return _file_written(heat_policy.install_policy, args.policy_dir,
+                         args.force)
 
 
 def cmd_list(args):
