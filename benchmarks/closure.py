@@ -18,6 +18,7 @@ after it (benchmarks/parts.py names the roots, stamp.stale decides).
 """
 
 import ast
+import functools
 import os
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -25,6 +26,7 @@ PACKAGES = ('heat_lifecycle_plugins', 'heat_lifecycle_fixtures',
             'benchmarks')
 
 
+@functools.lru_cache(maxsize=None)
 def package_modules(packages=PACKAGES):
     """{dotted module name: path relative to ROOT} of the packages."""
     modules = {}
@@ -58,8 +60,13 @@ def imported(module, path, modules):
     return found
 
 
+@functools.lru_cache(maxsize=None)
 def import_graph(packages=PACKAGES):
-    """{module: {modules it imports}} within the packages."""
+    """{module: {modules it imports}} within the packages.
+
+    Read once a process (a report judges every part and profile by it);
+    callers must not change what they get.
+    """
     modules = package_modules(packages)
     return {module: imported(module, path, modules)
             for module, path in modules.items()}
