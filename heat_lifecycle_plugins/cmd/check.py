@@ -25,13 +25,13 @@ import sys
 
 from oslo_config import cfg
 
-from heat_lifecycle_plugins.cmd import check_engine_python
-from heat_lifecycle_plugins.cmd import check_policy
-from heat_lifecycle_plugins.cmd import checks
-from heat_lifecycle_plugins.cmd import notify_path
 from heat_lifecycle_plugins.cmd import quiet
-from heat_lifecycle_plugins.cmd import signal_path
 from heat_lifecycle_plugins import heat_internals
+from heat_lifecycle_plugins.host_checks import check_engine_python
+from heat_lifecycle_plugins.host_checks import check_policy
+from heat_lifecycle_plugins.host_checks import checks
+from heat_lifecycle_plugins.host_checks import notify_path
+from heat_lifecycle_plugins.host_checks import signal_path
 from heat_lifecycle_plugins import plugin_dir_installer
 from heat_lifecycle_plugins import registry
 

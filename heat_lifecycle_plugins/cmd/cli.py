@@ -22,13 +22,13 @@ import sys
 import pbr.version
 
 from heat_lifecycle_plugins.cmd import check
-from heat_lifecycle_plugins.cmd import heat_api
 from heat_lifecycle_plugins.cmd import quiet
 from heat_lifecycle_plugins.cmd import run_action
 from heat_lifecycle_plugins.cmd import why
 from heat_lifecycle_plugins import heat_policy
 from heat_lifecycle_plugins import plugin_dir_installer
 from heat_lifecycle_plugins import registry
+from heat_lifecycle_plugins.user_side import heat_api
 
 DISTRIBUTION = 'heat-lifecycle-plugins'
 WHY_HELP = ('Walk a stack through heat-api as its user (clouds.yaml, OS_* '

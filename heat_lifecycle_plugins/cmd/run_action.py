@@ -31,11 +31,11 @@ import time
 
 from heat_lifecycle_plugins import action_names
 from heat_lifecycle_plugins import action_requests
-from heat_lifecycle_plugins.cmd import heat_api
-from heat_lifecycle_plugins.cmd import report
-from heat_lifecycle_plugins.cmd import request_plan as rp
-from heat_lifecycle_plugins.cmd import stack_updates
 from heat_lifecycle_plugins.cmd import why
+from heat_lifecycle_plugins.user_side import heat_api
+from heat_lifecycle_plugins.user_side import report
+from heat_lifecycle_plugins.user_side import request_plan as rp
+from heat_lifecycle_plugins.user_side import stack_updates
 
 EXIT_OK, EXIT_FAILED, EXIT_ERROR = 0, 1, 2
 OWN_ARGUMENTS = heat_api.OWN_ARGUMENTS + (

@@ -24,11 +24,11 @@ Exit status: 0 when the stack is not failed, 1 when failures were printed,
 import json
 import sys
 
-from heat_lifecycle_plugins.cmd import diagnosis
-from heat_lifecycle_plugins.cmd import heat_api
-from heat_lifecycle_plugins.cmd import report
-from heat_lifecycle_plugins.cmd import waiting
 from heat_lifecycle_plugins import protocol
+from heat_lifecycle_plugins.user_side import diagnosis
+from heat_lifecycle_plugins.user_side import heat_api
+from heat_lifecycle_plugins.user_side import report
+from heat_lifecycle_plugins.user_side import waiting
 
 
 def add_arguments(parser, argv):

@@ -12,7 +12,7 @@
 """The `openstack lifecycle ...` commands.
 
 Thin: each runs the code of the heat-lifecycle-plugins command of the same
-job (cmd.why, cmd.run_action, cmd.progress) with a client that
+job (cmd.why, cmd.run_action, user_side.progress) with a client that
 OSC's client manager authenticated. Bad input, a stack or resource that is
 not there or an unreachable cloud: one line on stderr and exit status 2;
 missing credentials: OSC's own message and status 1.
@@ -22,11 +22,11 @@ import sys
 
 from osc_lib.command import command
 
-from heat_lifecycle_plugins.cmd import heat_api
-from heat_lifecycle_plugins.cmd import progress
-from heat_lifecycle_plugins.cmd import report
 from heat_lifecycle_plugins.cmd import run_action
 from heat_lifecycle_plugins.cmd import why
+from heat_lifecycle_plugins.user_side import heat_api
+from heat_lifecycle_plugins.user_side import progress
+from heat_lifecycle_plugins.user_side import report
 
 EXIT_ERROR = heat_api.EXIT_ERROR
 

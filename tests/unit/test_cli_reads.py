@@ -26,7 +26,7 @@ from keystoneauth1 import exceptions as ks_exc
 from keystoneauth1 import session
 import pytest
 
-from heat_lifecycle_plugins.cmd import heat_api
+from heat_lifecycle_plugins.user_side import heat_api
 
 STACK = {'stack': {'id': 'a1', 'stack_name': 's',
                    'stack_status': 'UPDATE_IN_PROGRESS', 'links': []}}

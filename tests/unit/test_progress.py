@@ -9,12 +9,12 @@
 # WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
 # License for the specific language governing permissions and limitations
 # under the License.
-"""cmd.progress: rows of a stack's deployments and how they are shown."""
+"""user_side.progress: rows of a stack's deployments and how they are shown."""
 
 import datetime
 import io
 
-from heat_lifecycle_plugins.cmd import progress as pw
+from heat_lifecycle_plugins.user_side import progress as pw
 
 NOW = datetime.datetime(2026, 11, 24, 12, 10, 0,
                         tzinfo=datetime.timezone.utc)

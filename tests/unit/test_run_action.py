@@ -18,7 +18,7 @@ is asked. tests/e2e/test_day_two.py runs it against a real cloud.
 
 import pytest
 
-from heat_lifecycle_plugins.cmd import request_plan as rp
+from heat_lifecycle_plugins.user_side import request_plan as rp
 from tests.plugin_env import run_cli
 from tests.unit.test_why import assert_one_line_error
 from tests.unit.test_why import without_cloud  # noqa: F401

@@ -15,9 +15,9 @@ import argparse
 
 import pytest
 
-from heat_lifecycle_plugins.cmd import heat_api
 from heat_lifecycle_plugins.cmd import run_action
-from heat_lifecycle_plugins.cmd import stack_updates
+from heat_lifecycle_plugins.user_side import heat_api
+from heat_lifecycle_plugins.user_side import stack_updates
 
 T0, T1 = '2026-11-24T10:00:00Z', '2026-11-24T10:05:00Z'
 

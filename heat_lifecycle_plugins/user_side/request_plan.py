@@ -24,8 +24,8 @@ import uuid
 
 from heat_lifecycle_plugins import action_names
 from heat_lifecycle_plugins import action_requests
-from heat_lifecycle_plugins.cmd import heat_api
 from heat_lifecycle_plugins import protocol
+from heat_lifecycle_plugins.user_side import heat_api
 
 REQUEST_PROPERTIES = (EXTENDED_ACTION, ACTION_REQUEST, ACTION_INPUTS) = (
     'extended_action', 'action_request', 'action_inputs')

@@ -22,8 +22,8 @@ import argparse
 import contextlib
 import re
 
-from heat_lifecycle_plugins.cmd import diagnosis
-from heat_lifecycle_plugins.cmd import waiting
+from heat_lifecycle_plugins.user_side import diagnosis
+from heat_lifecycle_plugins.user_side import waiting
 
 EXIT_OK, EXIT_FAILED, EXIT_ERROR = 0, 1, 2
 SERVICE_TYPE = 'orchestration'

@@ -22,10 +22,10 @@ agent's "started" and heartbeats, or a milestone the tool reported
 import datetime
 import time
 
-from heat_lifecycle_plugins.cmd import diagnosis
-from heat_lifecycle_plugins.cmd import heat_api
-from heat_lifecycle_plugins.cmd import waiting
 from heat_lifecycle_plugins import protocol
+from heat_lifecycle_plugins.user_side import diagnosis
+from heat_lifecycle_plugins.user_side import heat_api
+from heat_lifecycle_plugins.user_side import waiting
 
 COLUMNS = ('Deployment', 'Status', 'Elapsed', 'Progress')
 # Nested stacks deeper than this are not listed.

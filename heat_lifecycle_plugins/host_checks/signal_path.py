@@ -22,8 +22,8 @@ import configparser
 import urllib.parse
 
 from heat_lifecycle_plugins.agent import config as agent_config
-from heat_lifecycle_plugins.cmd import checks
 from heat_lifecycle_plugins import config
+from heat_lifecycle_plugins.host_checks import checks
 from heat_lifecycle_plugins import protocol
 from heat_lifecycle_plugins import releases
 
