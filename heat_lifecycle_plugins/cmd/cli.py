@@ -23,11 +23,11 @@ import pbr.version
 
 from heat_lifecycle_plugins.cmd import check
 from heat_lifecycle_plugins.cmd import cloud_options
-from heat_lifecycle_plugins.cmd import quiet
 from heat_lifecycle_plugins.cmd import run_action
 from heat_lifecycle_plugins.cmd import why
 from heat_lifecycle_plugins import heat_policy
 from heat_lifecycle_plugins import plugin_dir_installer
+from heat_lifecycle_plugins import quiet
 from heat_lifecycle_plugins import registry
 from heat_lifecycle_plugins.user_side import errors
 
