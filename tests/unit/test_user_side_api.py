@@ -19,7 +19,6 @@ runs the same code against a real cloud).
 
 import http.server
 import json
-import threading
 import urllib.parse
 
 from heatclient import client
@@ -31,6 +30,7 @@ from heat_lifecycle_plugins.user_side import cause
 from heat_lifecycle_plugins.user_side import errors
 from heat_lifecycle_plugins.user_side import progress
 from heat_lifecycle_plugins.user_side import request_plan as rp
+from tests.unit.test_cli_reads import serving
 from tests.unit.test_why import closed_port
 
 T0, T1 = '2026-11-24T10:00:00Z', '2026-11-24T10:05:00Z'
@@ -128,14 +128,8 @@ class HeatApi(http.server.BaseHTTPRequestHandler):
 @pytest.fixture
 def heat_api():
     server = http.server.ThreadingHTTPServer(('127.0.0.1', 0), HeatApi)
-    server.daemon_threads = True
     server.patched, server.reads = [], 0
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield server
-    server.shutdown()
-    server.server_close()
-    thread.join(5)
+    yield from serving(server)
 
 
 def heat_client(port):
