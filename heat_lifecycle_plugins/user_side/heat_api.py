@@ -37,7 +37,7 @@ def reads_retried(hc):
     A server closes an idle keep-alive connection as it likes (heat-api
     behind gunicorn after 2 s, a restart): a poll sent on it just then
     fails with no answer. A read is safe to send again; a write is not
-    retried here (run_action.send_request decides for its update).
+    retried here (action_run.send_request decides for its update).
     """
     http = hc.http_client
     send = http.request

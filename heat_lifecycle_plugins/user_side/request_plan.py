@@ -54,10 +54,11 @@ def parse_inputs(items):
         key, sep, value = item.partition('=')
         if not sep or not key.strip():
             raise RunActionError('--input %r: expected KEY=VALUE' % item)
-        if set_by_heat(key):
+        name = key.strip()
+        if set_by_heat(name):
             raise RunActionError('--input %r: %s is set by Heat, not by a '
-                                 'request' % (item, key))
-        inputs[key.strip()] = value
+                                 'request' % (item, name))
+        inputs[name] = value
     return inputs
 
 

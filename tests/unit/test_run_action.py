@@ -105,6 +105,8 @@ def test_inputs_parse_and_refuse_what_heat_sets():
     for bad, said in [('novalue', "--input 'novalue': expected KEY=VALUE"),
                       ('=v', "--input '=v': expected KEY=VALUE"),
                       ('deploy_action=X', "--input 'deploy_action=X': "
+                       'deploy_action is set by Heat, not by a request'),
+                      (' deploy_action =X', "--input ' deploy_action =X': "
                        'deploy_action is set by Heat, not by a request')]:
         with pytest.raises(rp.RunActionError) as error:
             rp.parse_inputs([bad])
