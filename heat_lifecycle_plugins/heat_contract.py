@@ -121,7 +121,7 @@ CONTRACT = (
          used='execution_notices (a notice written by another engine '
               'process)'),
     Name('heat.policies:list_rules', '()',
-         used='cmd.check_policy (the defaults heat-api registers)'),
+         used='host_checks.check_policy (the defaults heat-api registers)'),
     Name(SD + 'validate', '(self)', used=SD_USE + ' (overridden, then '
                                                   'called)'),
     Name(SD + 'check_create_complete', '(self, sd)',

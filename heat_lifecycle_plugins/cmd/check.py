@@ -12,100 +12,17 @@
 """`heat-lifecycle-plugins check`: will heat-engine use our types, and can
 its servers signal?
 
-Run where heat-engine runs: the Heat release and its known issues, the
-boundary to Heat's internals, the signal path of heat.conf (and of the
-agent's and Keystone's files), whether Mistral can tell an
+Run where heat-engine runs. Thin: its arguments, printing and exit status
+over host_checks.engine_host, which judges the Heat release and its known
+issues, the boundary to Heat's internals, the signal path of heat.conf
+(and of the agent's and Keystone's files), whether Mistral can tell an
 OS::Mistral::ExternalResource that its execution ended, then which class
 Heat's global environment gives each of our types.
 """
 
-import importlib.metadata
-import os
-import sys
-
-from oslo_config import cfg
-
-from heat_lifecycle_plugins.cmd import check_engine_python
-from heat_lifecycle_plugins.cmd import check_policy
-from heat_lifecycle_plugins.cmd import checks
-from heat_lifecycle_plugins.cmd import notify_path
-from heat_lifecycle_plugins.cmd import quiet
-from heat_lifecycle_plugins.cmd import signal_path
-from heat_lifecycle_plugins import heat_internals
-from heat_lifecycle_plugins import plugin_dir_installer
+from heat_lifecycle_plugins.host_checks import checks
+from heat_lifecycle_plugins.host_checks import engine_host
 from heat_lifecycle_plugins import registry
-
-
-def _class_path(cls):
-    return '%s:%s' % (cls.__module__, cls.__qualname__)
-
-
-def _load_error(target):
-    """The error importing 'module:attr' raises, or None."""
-    ep = importlib.metadata.EntryPoint(name='x', value=target, group='x')
-    try:
-        ep.load()
-    except Exception as exc:
-        return '%s: %s' % (type(exc).__name__, exc)
-    return None
-
-
-def check_winners(env):
-    """[(type, expected, actual, problem-or-None)] for every type of ours."""
-    rows = []
-    for name, target in registry.entry_points():
-        try:
-            actual = _class_path(env.get_class(name))
-        except Exception as exc:
-            actual = '(none: %s)' % exc
-        problem = None
-        if actual != target:
-            error = _load_error(target)
-            problem = ('failed to load: %s' % error if error else
-                       'not the winner; is the loader in plugin_dirs?')
-        rows.append((name, target, actual, problem))
-    return rows
-
-
-def signal_path_findings(version, args):
-    """The signal path of heat.conf, and Mistral's notifications.
-
-    heat.conf: --config-file, else the files heat-engine would read; the
-    agent's and Keystone's files where given. Mistral's notifications to
-    ExternalResource: notify_path.
-    """
-    paths = ([args.config_file] if args.config_file else
-             cfg.find_config_files('heat', 'heat-engine'))
-    if not paths:
-        return [checks.Finding(checks.WARN, signal_path.TOPIC, (
-            'no heat.conf given (--config-file) or found: the signal path '
-            'is not diagnosed'))]
-    try:
-        heat = {}
-        for path in paths:  # later files win, as in oslo.config
-            for section, options in signal_path.read_ini(path).items():
-                heat.setdefault(section, {}).update(options)
-        agent = signal_path.agent_settings(
-            signal_path.read_ini(args.agent_config_file)
-            if args.agent_config_file else None)
-        auth_ttl = (signal_path.keystone_auth_ttl(signal_path.read_ini(
-            args.keystone_config_file)) if args.keystone_config_file
-            else None)
-        cfn = (signal_path.read_ini(args.cfn_config_file)
-               if args.cfn_config_file else None)
-    except (signal_path.ConfigFileError, ValueError) as exc:
-        return [checks.Finding(checks.FAIL, signal_path.TOPIC, exc)]
-    return (signal_path.findings(version, heat, agent, auth_ttl, cfn) +
-            notify_path.findings(version, heat, cfn))
-
-
-def loader_findings(plugin_dirs):
-    """A FAIL for each loader copy of another version in plugin_dirs."""
-    return [checks.Finding(checks.FAIL, 'loader', (
-        '%s is not this version\'s loader (an upgrade keeps the old copy): '
-        'run heat-lifecycle-plugins install-loader --force --plugin-dir %s'
-        % (path, os.path.dirname(path))))
-        for path in plugin_dir_installer.stale_loaders(plugin_dirs)]
 
 
 def add_arguments(parser):
@@ -129,34 +46,16 @@ def add_arguments(parser):
 
 
 def run(args):
-    try:
-        version = heat_internals.heat_version()
-    except importlib.metadata.PackageNotFoundError:
-        print(checks.render(checks.Finding(
-            checks.FAIL, 'heat', 'openstack-heat is not installed in %s'
-            % sys.executable)))
-        return 1
-    findings = checks.release_findings(version)
-    with quiet.heat_kept_quiet():
-        heat_internals.select_engine_runtime()
-        findings += checks.boundary_findings(version)
-        try:
-            env = heat_internals.global_environment(args.config_file)
-        except cfg.Error as exc:
-            findings.append(checks.Finding(checks.FAIL, 'config', exc))
-            env = None
-        rows = check_winners(env) if env else []
-    if env is not None:
-        findings += loader_findings(cfg.CONF.plugin_dirs)
-        findings += check_engine_python.findings(args.heat_engine)
-        findings += signal_path_findings(version, args)
-        findings += check_policy.findings()
-    for finding in findings:
+    report = engine_host.check(
+        args.config_file, args.agent_config_file, args.keystone_config_file,
+        args.cfn_config_file, args.heat_engine)
+    for finding in report.findings:
         print(checks.render(finding))
-    if env is None:
+    if not report.environment:
         return 1
+    rows = report.rows
     failed = (any(row[3] for row in rows) or
-              any(f.level == checks.FAIL for f in findings))
+              any(f.level == checks.FAIL for f in report.findings))
     for name, target, actual, problem in rows:
         if problem:
             print('FAIL %-36s %s (Heat uses %s)' % (name, problem, actual))

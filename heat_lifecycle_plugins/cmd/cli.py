@@ -22,13 +22,14 @@ import sys
 import pbr.version
 
 from heat_lifecycle_plugins.cmd import check
-from heat_lifecycle_plugins.cmd import heat_api
-from heat_lifecycle_plugins.cmd import quiet
+from heat_lifecycle_plugins.cmd import cloud_options
 from heat_lifecycle_plugins.cmd import run_action
 from heat_lifecycle_plugins.cmd import why
 from heat_lifecycle_plugins import heat_policy
 from heat_lifecycle_plugins import plugin_dir_installer
+from heat_lifecycle_plugins import quiet
 from heat_lifecycle_plugins import registry
+from heat_lifecycle_plugins.user_side import errors
 
 DISTRIBUTION = 'heat-lifecycle-plugins'
 WHY_HELP = ('Walk a stack through heat-api as its user (clouds.yaml, OS_* '
@@ -168,9 +169,9 @@ def main(argv=None):
     argv = list(sys.argv[1:] if argv is None else argv)
     try:
         parser = build_parser(argv)
-    except heat_api.CommandError as exc:
+    except errors.UserSideError as exc:
         print('error: %s' % exc, file=sys.stderr)
-        return heat_api.EXIT_ERROR
+        return cloud_options.EXIT_ERROR
     args = parser.parse_args(argv)
     return args.func(args)
 

@@ -11,11 +11,10 @@
 # under the License.
 """`heat-lifecycle-plugins why STACK`: why a stack failed or what it waits for.
 
-The thin side of diagnosis.py and waiting.py: heat_api reads the stack as
-its user, with its nested stacks, events and software deployments; this
-prints what diagnosis.explain finds (for a stack still in progress, what
-waiting.explain finds). `openstack lifecycle cause list` runs the same
-code.
+Thin: its arguments, printing and exit status over user_side.cause, which
+reads the stack as its user and explains it (for a stack still in
+progress, what it waits for). `openstack lifecycle cause list` and the
+dashboard show the same findings.
 
 Exit status: 0 when the stack is not failed, 1 when failures were printed,
 2 on bad arguments or when Heat cannot be reached (one line on stderr).
@@ -24,11 +23,12 @@ Exit status: 0 when the stack is not failed, 1 when failures were printed,
 import json
 import sys
 
-from heat_lifecycle_plugins.cmd import diagnosis
-from heat_lifecycle_plugins.cmd import heat_api
-from heat_lifecycle_plugins.cmd import report
-from heat_lifecycle_plugins.cmd import waiting
-from heat_lifecycle_plugins import protocol
+from heat_lifecycle_plugins.cmd import cloud_options
+from heat_lifecycle_plugins.user_side import cause
+from heat_lifecycle_plugins.user_side import diagnosis
+from heat_lifecycle_plugins.user_side import errors
+from heat_lifecycle_plugins.user_side import heat_api
+from heat_lifecycle_plugins.user_side import report
 
 
 def add_arguments(parser, argv):
@@ -41,31 +41,13 @@ def add_arguments(parser, argv):
                         help='name or id of the stack')
     parser.add_argument('--json', action='store_true',
                         help='print the report as JSON (for CI)')
-    heat_api.add_cloud_arguments(parser, argv)
-
-
-def diagnose(hc, stack_ref):
-    """(stack, findings): why it failed, or what it waits for."""
-    stack, resources, events, deployments = heat_api.read_stack(hc, stack_ref)
-    if not waiting.stack_in_progress(stack):
-        return stack, diagnosis.explain(stack, resources, events,
-                                        deployments)
-    settings, configs = {}, {}
-    for resource in resources:
-        ident = resource.get('physical_resource_id')
-        deployment = deployments.get(ident)
-        if (deployment and deployment.get('status') == protocol.IN_PROGRESS
-                and diagnosis.may_be_deployment(resource)):
-            settings[ident] = heat_api.deadline_settings(hc, resource)
-            configs[ident] = heat_api.delivered_config(hc, deployment)
-    return stack, waiting.explain(stack, resources, events, deployments,
-                                  settings, configs)
+    cloud_options.add_cloud_arguments(parser, argv)
 
 
 def exit_status(stack):
     if diagnosis.stack_failed(stack):
-        return heat_api.EXIT_FAILED
-    return heat_api.EXIT_OK
+        return cloud_options.EXIT_FAILED
+    return cloud_options.EXIT_OK
 
 
 def run(args, client=None):
@@ -76,11 +58,11 @@ def run(args, client=None):
     """
     try:
         with heat_api.heat_errors(args.stack):
-            hc = client() if client else heat_api.heat_client(args)
-            stack, findings = diagnose(hc, args.stack)
-    except heat_api.CommandError as exc:
+            hc = client() if client else cloud_options.heat_client(args)
+            stack, findings = cause.diagnose(hc, args.stack)
+    except errors.UserSideError as exc:
         print('error: %s' % exc, file=sys.stderr)
-        return heat_api.EXIT_ERROR
+        return cloud_options.EXIT_ERROR
     if args.json:
         print(json.dumps(report.as_dict(stack, findings), indent=2,
                          sort_keys=True))

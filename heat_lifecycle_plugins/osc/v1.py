@@ -11,9 +11,10 @@
 # under the License.
 """The `openstack lifecycle ...` commands.
 
-Thin: each runs the code of the heat-lifecycle-plugins command of the same
-job (cmd.why, cmd.run_action, cmd.progress) with a client that
-OSC's client manager authenticated. Bad input, a stack or resource that is
+Thin: each calls the user-side library (user_side.cause,
+user_side.progress) or runs the heat-lifecycle-plugins command of the same
+job (cmd.run_action) with a client that OSC's client manager
+authenticated. Bad input, a stack or resource that is
 not there or an unreachable cloud: one line on stderr and exit status 2;
 missing credentials: OSC's own message and status 1.
 """
@@ -22,13 +23,17 @@ import sys
 
 from osc_lib.command import command
 
-from heat_lifecycle_plugins.cmd import heat_api
-from heat_lifecycle_plugins.cmd import progress
-from heat_lifecycle_plugins.cmd import report
+from heat_lifecycle_plugins.cmd import cloud_options
 from heat_lifecycle_plugins.cmd import run_action
 from heat_lifecycle_plugins.cmd import why
+from heat_lifecycle_plugins.osc import progress_watch
+from heat_lifecycle_plugins.user_side import cause
+from heat_lifecycle_plugins.user_side import errors
+from heat_lifecycle_plugins.user_side import heat_api
+from heat_lifecycle_plugins.user_side import progress
+from heat_lifecycle_plugins.user_side import report
 
-EXIT_ERROR = heat_api.EXIT_ERROR
+EXIT_ERROR = cloud_options.EXIT_ERROR
 
 
 class LifecycleCommand(command.Command):
@@ -49,7 +54,7 @@ class LifecycleCommand(command.Command):
     def run(self, parsed_args):
         try:
             return super(LifecycleCommand, self).run(parsed_args)
-        except heat_api.CommandError as exc:
+        except errors.UserSideError as exc:
             print('error: %s' % exc, file=sys.stderr)
             return EXIT_ERROR
 
@@ -80,7 +85,7 @@ class ListCauses(StackCommand, command.Lister):
     """
 
     def take_action(self, parsed_args):
-        stack, findings = self.read(parsed_args, why.diagnose)
+        stack, findings = self.read(parsed_args, cause.diagnose)
         self.status = why.exit_status(stack)
         return report.ROW_COLUMNS, report.rows(findings)
 
@@ -143,8 +148,8 @@ class WatchProgress(StackCommand):
 
     def take_action(self, parsed_args):
         if parsed_args.interval <= 0:
-            raise heat_api.CommandError('--interval must be positive')
+            raise errors.UserSideError('--interval must be positive')
         out = self.app.stdout
-        return self.read(parsed_args, lambda hc, stack: progress.watch(
+        return self.read(parsed_args, lambda hc, stack: progress_watch.watch(
             hc, stack, out, out.isatty(), parsed_args.interval,
             parsed_args.timeout))

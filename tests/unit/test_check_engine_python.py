@@ -14,8 +14,8 @@
 import os
 import stat
 
-from heat_lifecycle_plugins.cmd import check_engine_python
-from heat_lifecycle_plugins.cmd import checks
+from heat_lifecycle_plugins.host_checks import check_engine_python
+from heat_lifecycle_plugins.host_checks import checks
 from tests.plugin_env import run_cli
 from tests.plugin_env import write_heat_conf
 

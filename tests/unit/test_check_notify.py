@@ -17,9 +17,9 @@ the fallback poll alone where notifications are lost.
 
 import pytest
 
-from heat_lifecycle_plugins.cmd import checks
-from heat_lifecycle_plugins.cmd import notify_path
-from heat_lifecycle_plugins.cmd import signal_path
+from heat_lifecycle_plugins.host_checks import checks
+from heat_lifecycle_plugins.host_checks import notify_path
+from heat_lifecycle_plugins.host_checks import signal_path
 from heat_lifecycle_plugins import releases
 from tests.plugin_env import run_cli
 from tests.plugin_env import SIGNAL_PATH

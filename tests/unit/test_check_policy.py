@@ -18,9 +18,9 @@ the rules merged (kolla-ansible, openstack-ansible), or none.
 
 from oslo_config import cfg
 
-from heat_lifecycle_plugins.cmd import check_policy
-from heat_lifecycle_plugins.cmd import checks
 from heat_lifecycle_plugins import heat_policy
+from heat_lifecycle_plugins.host_checks import check_policy
+from heat_lifecycle_plugins.host_checks import checks
 
 
 def loaded(tmp_path, text=''):

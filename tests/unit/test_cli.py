@@ -17,8 +17,8 @@ import re
 import subprocess
 import sys
 
-from heat_lifecycle_plugins.cmd import checks
 from heat_lifecycle_plugins import heat_internals
+from heat_lifecycle_plugins.host_checks import checks
 from heat_lifecycle_plugins import plugin_dir_installer
 from heat_lifecycle_plugins import releases
 from tests.plugin_env import BROKEN_DIST

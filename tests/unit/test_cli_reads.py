@@ -26,7 +26,7 @@ from keystoneauth1 import exceptions as ks_exc
 from keystoneauth1 import session
 import pytest
 
-from heat_lifecycle_plugins.cmd import heat_api
+from heat_lifecycle_plugins.user_side import heat_api
 
 STACK = {'stack': {'id': 'a1', 'stack_name': 's',
                    'stack_status': 'UPDATE_IN_PROGRESS', 'links': []}}
@@ -58,17 +58,22 @@ class DropsFirst(socketserver.StreamRequestHandler):
                              b'\r\n%s' % (len(body), body))
 
 
-@pytest.fixture
-def heat_api_server():
-    server = socketserver.ThreadingTCPServer(('127.0.0.1', 0), DropsFirst)
+def serving(server):
+    """Yield the server, serving on a thread; stopped when resumed."""
     server.daemon_threads = True
-    server.lock, server.requests, server.drops = threading.Lock(), 0, 1
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     yield server
     server.shutdown()
     server.server_close()
     thread.join(5)
+
+
+@pytest.fixture
+def heat_api_server():
+    server = socketserver.ThreadingTCPServer(('127.0.0.1', 0), DropsFirst)
+    server.lock, server.requests, server.drops = threading.Lock(), 0, 1
+    yield from serving(server)
 
 
 def _client(server):

@@ -15,8 +15,8 @@ The shapes are those the loopback cloud's heat-api returned (tests/e2e/
 test_why.py runs the same cases for real); reasons are Heat's own texts.
 """
 
-from heat_lifecycle_plugins.cmd import diagnosis
-from heat_lifecycle_plugins.cmd import report
+from heat_lifecycle_plugins.user_side import diagnosis
+from heat_lifecycle_plugins.user_side import report
 
 DEPLOY_REASON = (
     'hook script: the tool exited with status 4, Deployment exited with '

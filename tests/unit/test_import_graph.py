@@ -10,12 +10,17 @@
 # License for the specific language governing permissions and limitations
 # under the License.
 """The package's modules (and the benchmarks') import each other without a
-circle.
+circle; user_side/ (what the console script, `openstack lifecycle` and the
+dashboard read stacks with) needs no server side, and neither it nor
+host_checks/ reaches into the commands.
 
 The graph is read from the source (benchmarks/closure.py: ast, imports
 inside functions included): a late import hides a circle from Python, not
 from a reader.
 """
+
+import ast
+import os
 
 import pytest
 
@@ -63,3 +68,63 @@ def test_the_contract_stands_below_the_boundary():
         graph['heat_lifecycle_plugins.heat_internals']
     assert graph['heat_lifecycle_plugins.heat_contract'] == {
         'heat_lifecycle_plugins.releases'}
+
+
+USER_SIDE = PACKAGE + '.user_side'
+HOST_CHECKS = PACKAGE + '.host_checks'
+# What the front ends over user_side/ (a Horizon host among them) must not
+# need: Heat's or Mistral's server code, oslo.config (the engine side's
+# options are registered on it).
+SERVER_SIDE = ('heat', 'mistral', 'oslo_config')
+ENGINE_OPTIONS = (PACKAGE + '.config', PACKAGE + '.engine_options')
+
+
+def modules_under(package, graph):
+    return sorted(m for m in graph if m.startswith(package + '.'))
+
+
+def closure_of(roots, graph):
+    """The package's modules the roots import, directly or not."""
+    seen, todo = set(), list(roots)
+    while todo:
+        module = todo.pop()
+        if module not in seen:
+            seen.add(module)
+            todo.extend(graph[module])
+    return seen
+
+
+def outside_imports(module):
+    """Top names of everything `module` imports (in functions too)."""
+    path = closure.package_modules((PACKAGE,))[module]
+    with open(os.path.join(closure.ROOT, path)) as f:
+        tree = ast.parse(f.read(), path)
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(a.name.split('.')[0] for a in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0:
+            names.add(node.module.split('.')[0])
+    return names
+
+
+def test_user_side_needs_no_server_side():
+    graph = import_graph()
+    roots = modules_under(USER_SIDE, graph)
+    assert USER_SIDE + '.diagnosis' in roots
+    reached = closure_of(roots, graph)
+    assert sorted(reached & set(ENGINE_OPTIONS)) == []
+    found = {module: sorted(outside_imports(module) & set(SERVER_SIDE))
+             for module in sorted(reached)}
+    assert {m: names for m, names in found.items() if names} == {}
+
+
+@pytest.mark.parametrize('package', [USER_SIDE, HOST_CHECKS])
+def test_the_libraries_do_not_import_the_commands(package):
+    graph = import_graph()
+    roots = modules_under(package, graph)
+    assert roots
+    reached = closure_of(roots, graph)
+    assert sorted(m for m in reached
+                  if m.startswith(PACKAGE + '.cmd') or
+                  m.startswith(PACKAGE + '.osc')) == []

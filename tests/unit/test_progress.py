@@ -9,12 +9,14 @@
 # WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
 # License for the specific language governing permissions and limitations
 # under the License.
-"""cmd.progress: rows of a stack's deployments and how they are shown."""
+"""user_side.progress: rows of a stack's deployments; osc.progress_watch:
+how they are shown."""
 
 import datetime
 import io
 
-from heat_lifecycle_plugins.cmd import progress as pw
+from heat_lifecycle_plugins.osc import progress_watch
+from heat_lifecycle_plugins.user_side import progress as pw
 
 NOW = datetime.datetime(2026, 11, 24, 12, 10, 0,
                         tzinfo=datetime.timezone.utc)
@@ -66,15 +68,17 @@ def test_the_outcome_of_ended_rows():
     assert pw.ended(done, [('d', 'COMPLETE', '', '')])
     assert not pw.ended(done, [('d', 'IN_PROGRESS', '', '')])
     assert not pw.ended({'stack_status': 'UPDATE_IN_PROGRESS'}, [])
-    assert pw.outcome(done, [('d', 'COMPLETE', '', '')]) == pw.EXIT_OK
-    assert pw.outcome(done, [('d', 'FAILED', '', '')]) == pw.EXIT_FAILED
-    assert pw.outcome({'stack_status': 'CREATE_FAILED'}, []) == \
-        pw.EXIT_FAILED
+    assert progress_watch.outcome(done, [('d', 'COMPLETE', '', '')]) == \
+        progress_watch.EXIT_OK
+    assert progress_watch.outcome(done, [('d', 'FAILED', '', '')]) == \
+        progress_watch.EXIT_FAILED
+    assert progress_watch.outcome({'stack_status': 'CREATE_FAILED'}, []) == \
+        progress_watch.EXIT_FAILED
 
 
 def test_without_a_terminal_only_changes_are_printed():
     out = io.StringIO()
-    shown = pw.Watch(out, terminal=False)
+    shown = progress_watch.Watch(out, terminal=False)
     stack = {'stack_name': 's', 'stack_status': 'CREATE_IN_PROGRESS'}
     shown.show(stack, [('d', 'IN_PROGRESS', '0:01', 'step 1')])
     shown.show(stack, [('d', 'IN_PROGRESS', '0:03', 'step 1')])
@@ -87,7 +91,7 @@ def test_without_a_terminal_only_changes_are_printed():
 
 def test_on_a_terminal_the_lines_are_redrawn_in_place():
     out = io.StringIO()
-    shown = pw.Watch(out, terminal=True)
+    shown = progress_watch.Watch(out, terminal=True)
     stack = {'stack_name': 's', 'stack_status': 'CREATE_IN_PROGRESS'}
     shown.show(stack, [('d', 'IN_PROGRESS', '0:01', 'step 1')])
     shown.show(stack, [('d', 'COMPLETE', '', 'Outputs received')])
@@ -103,5 +107,6 @@ def test_ctrl_c_leaves_cleanly():
             def get(ref):
                 raise KeyboardInterrupt()
     out = io.StringIO()
-    assert pw.watch(Interrupting(), 's', out, False) == pw.EXIT_INTERRUPTED
+    assert progress_watch.watch(Interrupting(), 's', out, False) == \
+        progress_watch.EXIT_INTERRUPTED
     assert out.getvalue() == 'interrupted: the stack goes on without us\n'

@@ -18,7 +18,7 @@ is asked. tests/e2e/test_day_two.py runs it against a real cloud.
 
 import pytest
 
-from heat_lifecycle_plugins.cmd import request_plan as rp
+from heat_lifecycle_plugins.user_side import request_plan as rp
 from tests.plugin_env import run_cli
 from tests.unit.test_why import assert_one_line_error
 from tests.unit.test_why import without_cloud  # noqa: F401
@@ -105,6 +105,8 @@ def test_inputs_parse_and_refuse_what_heat_sets():
     for bad, said in [('novalue', "--input 'novalue': expected KEY=VALUE"),
                       ('=v', "--input '=v': expected KEY=VALUE"),
                       ('deploy_action=X', "--input 'deploy_action=X': "
+                       'deploy_action is set by Heat, not by a request'),
+                      (' deploy_action =X', "--input ' deploy_action =X': "
                        'deploy_action is set by Heat, not by a request')]:
         with pytest.raises(rp.RunActionError) as error:
             rp.parse_inputs([bad])

@@ -16,8 +16,8 @@ Each finding is one line naming the setting to change.
 
 import pytest
 
-from heat_lifecycle_plugins.cmd import checks
-from heat_lifecycle_plugins.cmd import signal_path
+from heat_lifecycle_plugins.host_checks import checks
+from heat_lifecycle_plugins.host_checks import signal_path
 from heat_lifecycle_plugins import releases
 from tests.plugin_env import run_cli
 from tests.plugin_env import SIGNAL_PATH
@@ -295,3 +295,24 @@ def test_check_names_a_cfn_config_file_it_cannot_read(tmp_path):
     assert checked.returncode == 1
     assert checked.stderr == ''
     assert 'FAIL signals: %s cannot be read' % missing in checked.stdout
+
+
+def test_the_operators_files_are_read_in_one_place(tmp_path):
+    first, second = tmp_path / 'heat.conf', tmp_path / 'override.conf'
+    first.write_text('[DEFAULT]\nmax_json_body_size = 100\n'
+                     'heat_metadata_server_url = http://a:8000\n')
+    second.write_text('[DEFAULT]\nmax_json_body_size = 200\n')
+    keystone = tmp_path / 'keystone.conf'
+    keystone.write_text('[credential]\nauth_ttl = 30\n')
+    found = signal_path.read_files(signal_path.OperatorFiles(
+        [str(first), str(second)], None, str(keystone), None))
+    # Later files win, as in oslo.config; the rest is kept.
+    assert found.heat['DEFAULT'] == {
+        'max_json_body_size': '200',
+        'heat_metadata_server_url': 'http://a:8000'}
+    assert (found.auth_ttl, found.cfn) == (30, None)
+    assert found.agent == signal_path.agent_settings()
+    with pytest.raises(signal_path.ConfigFileError) as raised:
+        signal_path.read_files(signal_path.OperatorFiles(
+            [str(first)], str(tmp_path / 'agent.conf'), None, None))
+    assert str(tmp_path / 'agent.conf') in str(raised.value)

@@ -11,13 +11,11 @@
 # under the License.
 """When an update was dropped, and sending it again (plain callables)."""
 
-import argparse
-
 import pytest
 
-from heat_lifecycle_plugins.cmd import heat_api
-from heat_lifecycle_plugins.cmd import run_action
-from heat_lifecycle_plugins.cmd import stack_updates
+from heat_lifecycle_plugins.user_side import action_run
+from heat_lifecycle_plugins.user_side import errors
+from heat_lifecycle_plugins.user_side import stack_updates
 
 T0, T1 = '2026-11-24T10:00:00Z', '2026-11-24T10:05:00Z'
 
@@ -52,7 +50,7 @@ class Stack(object):
 def test_a_dropped_request_is_sent_again_once():
     stack = Stack(drops=1)
     after = stack_updates.send(stack.update, stack.read,
-                               run_action._facts, pause=0)
+                               action_run._facts, pause=0)
     assert stack.sent == 2
     assert after['stack_status'] == 'UPDATE_IN_PROGRESS'
 
@@ -61,26 +59,26 @@ def test_a_request_dropped_twice_is_an_error_not_the_old_failure():
     stack = Stack(drops=2)
     with pytest.raises(stack_updates.Dropped) as raised:
         stack_updates.send(stack.update, stack.read,
-                           run_action._facts, pause=0)
+                           action_run._facts, pause=0)
     assert stack.sent == 2
     assert raised.value.after['stack_status'] == 'UPDATE_FAILED'
 
 
 def test_heat_api_statuses_split_into_heats_own():
-    assert run_action._facts(
+    assert action_run._facts(
         {'stack_status': 'UPDATE_IN_PROGRESS', 'updated_time': T1}) == (
         'IN_PROGRESS', T1)
-    assert run_action._facts(
+    assert action_run._facts(
         {'stack_status': 'CREATE_FAILED'}) == ('FAILED', None)
 
 
-BACKUP = argparse.Namespace(action='BACKUP', resource='app.backup')
+BACKUP = ('BACKUP', 'app.backup')
 
 
 def test_run_action_says_heat_dropped_its_request_twice():
     stack = Stack(drops=2)
-    with pytest.raises(heat_api.CommandError) as raised:
-        run_action.send_request(stack.update, stack.read, BACKUP, pause=0)
+    with pytest.raises(errors.UserSideError) as raised:
+        action_run.send_request(stack.update, stack.read, *BACKUP, pause=0)
     assert stack.sent == 2
     # Never the earlier failure (UPDATE_FAILED) as this request's result.
     assert str(raised.value) == (
@@ -90,7 +88,7 @@ def test_run_action_says_heat_dropped_its_request_twice():
 
 def test_run_action_follows_a_request_taken_the_second_time():
     stack = Stack(drops=1)
-    after = run_action.send_request(stack.update, stack.read, BACKUP,
+    after = action_run.send_request(stack.update, stack.read, *BACKUP,
                                     pause=0)
     assert stack.sent == 2
     assert after['stack_status'] == 'UPDATE_IN_PROGRESS'

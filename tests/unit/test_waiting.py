@@ -13,8 +13,8 @@
 
 import datetime
 
-from heat_lifecycle_plugins.cmd import report
-from heat_lifecycle_plugins.cmd import waiting
+from heat_lifecycle_plugins.user_side import report
+from heat_lifecycle_plugins.user_side import waiting
 
 NOW = datetime.datetime(2026, 11, 24, 12, 10, 0,
                         tzinfo=datetime.timezone.utc)

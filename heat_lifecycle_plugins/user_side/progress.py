@@ -11,26 +11,24 @@
 # under the License.
 """Every deployment of a stack, nested ones included, with its progress.
 
-`openstack lifecycle progress list` prints the rows once; `openstack
-lifecycle progress watch` redraws them until no deployment and not the
-stack is in progress: in place on a terminal, as a line per change when
-stdout is not one. A row's progress is the deployment's last message: the
-agent's "started" and heartbeats, or a milestone the tool reported
-(heat-lifecycle-progress).
+read() gives (stack, rows) as heat-api shows them now, printing nothing:
+`openstack lifecycle progress list` prints the rows once, `openstack
+lifecycle progress watch` (osc/progress_watch.py) redraws them until
+ended(), the dashboard refreshes its own. A row's progress is the
+deployment's last message: the agent's "started" and heartbeats, or a
+milestone the tool reported (heat-lifecycle-progress).
 """
 
 import datetime
-import time
 
-from heat_lifecycle_plugins.cmd import diagnosis
-from heat_lifecycle_plugins.cmd import heat_api
-from heat_lifecycle_plugins.cmd import waiting
 from heat_lifecycle_plugins import protocol
+from heat_lifecycle_plugins.user_side import diagnosis
+from heat_lifecycle_plugins.user_side import heat_api
+from heat_lifecycle_plugins.user_side import waiting
 
 COLUMNS = ('Deployment', 'Status', 'Elapsed', 'Progress')
 # Nested stacks deeper than this are not listed.
 MAX_DEPTH = 20
-EXIT_OK, EXIT_FAILED, EXIT_INTERRUPTED = 0, 1, 130
 _PROGRESS = 'In progress: '
 
 
@@ -128,60 +126,8 @@ def ended(stack, rows):
             all(r[1] != protocol.IN_PROGRESS for r in rows))
 
 
-def outcome(stack, rows):
-    """Exit status once ended: 0 all complete, 1 anything failed."""
-    failed = diagnosis.stack_failed(stack) or any(
+def failed(stack, rows):
+    """Whether the stack or any of its deployments failed."""
+    return diagnosis.stack_failed(stack) or any(
         r[1] == protocol.FAILED or str(r[1]).endswith('_FAILED')
         for r in rows)
-    return EXIT_FAILED if failed else EXIT_OK
-
-
-def _line(r, width):
-    return '%-*s  %-11s %6s  %s' % (width, r[0], r[1], r[2], r[3])
-
-
-class Watch(object):
-    """Redraws the rows on a terminal; prints changed rows otherwise."""
-
-    def __init__(self, out, terminal):
-        self.out, self.terminal = out, terminal
-        self.drawn, self.said = 0, {}
-
-    def show(self, stack, rows):
-        width = max([len(r[0]) for r in rows] + [10])
-        head = 'stack %s %s' % (stack['stack_name'], stack['stack_status'])
-        if self.terminal:
-            lines = [head] + [_line(r, width) for r in rows]
-            if self.drawn:
-                self.out.write('\x1b[%dF' % self.drawn)
-            self.out.write(''.join('\x1b[2K%s\n' % line for line in lines))
-            self.drawn = len(lines)
-        else:
-            news = [('', stack['stack_status'], head)] + [
-                (r[0], (r[1], r[3]), _line(r, width)) for r in rows]
-            for key, state, text in news:
-                if self.said.get(key) != state:  # elapsed alone is no news
-                    self.said[key] = state
-                    self.out.write(text + '\n')
-        self.out.flush()
-
-
-def watch(hc, stack_ref, out, terminal, interval=2.0, timeout=None):
-    """Follow until everything ended (or timeout s); the exit status."""
-    shown = Watch(out, terminal)
-    deadline = time.monotonic() + timeout if timeout else None
-    try:
-        while True:
-            stack, rows = read(hc, stack_ref)
-            shown.show(stack, rows)
-            if ended(stack, rows):
-                return outcome(stack, rows)
-            if deadline is not None and time.monotonic() > deadline:
-                out.write('still in progress after %d s (--timeout)\n'
-                          % timeout)
-                return EXIT_FAILED
-            time.sleep(interval)
-    except KeyboardInterrupt:
-        out.write('interrupted: the stack goes on without us\n')
-        out.flush()
-        return EXIT_INTERRUPTED

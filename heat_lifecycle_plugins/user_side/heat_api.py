@@ -9,66 +9,26 @@
 # WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
 # License for the specific language governing permissions and limitations
 # under the License.
-"""heat-api as the commands read it: the user's cloud and Heat's answers.
+"""heat-api as a stack's user reads it: Heat's answers as plain dicts.
 
-The cloud is chosen as the openstack client chooses it (clouds.yaml, the
-OS_* variables and --os-* options, through openstack.config and
-keystoneauth1); python-heatclient reads the stack, its nested stacks,
-events and software deployments as plain dicts. Every failure becomes a
-CommandError: one line for the user, exit status 2.
+python-heatclient, on whatever session the front end authenticated (the
+console script's cloud options, OSC's client manager, Horizon's token),
+reads the stack, its nested stacks, events and software deployments as
+plain dicts. heat_errors() turns every failure into a UserSideError: one
+line for the user.
 """
 
-import argparse
 import contextlib
 import re
 
-from heat_lifecycle_plugins.cmd import diagnosis
-from heat_lifecycle_plugins.cmd import waiting
+from heat_lifecycle_plugins.user_side import diagnosis
+from heat_lifecycle_plugins.user_side import errors
+from heat_lifecycle_plugins.user_side import waiting
 
-EXIT_OK, EXIT_FAILED, EXIT_ERROR = 0, 1, 2
 SERVICE_TYPE = 'orchestration'
-# The dests of the why command's own arguments; every other one is a cloud
-# option.
-OWN_ARGUMENTS = ('command', 'func', 'stack', 'json')
 # A read sent again after a dropped connection, at most this many times
 # (keystoneauth waits 0.5 s, then twice as long each time).
 READ_RETRIES = 3
-
-
-class CommandError(Exception):
-    """Bad input, or Heat cannot be reached or asked: one line."""
-
-
-def add_cloud_arguments(parser, argv):
-    """The openstack client's cloud options, if `argv` runs the command."""
-    if argv is None:
-        return
-    from openstack import config
-    try:
-        config.OpenStackConfig().register_argparse_arguments(
-            parser, argv, service_keys=[SERVICE_TYPE])
-    except Exception as exc:
-        # Registering only reads the configuration: an unknown --os-cloud,
-        # a clouds.yaml that is not YAML or not a map of clouds, ...
-        raise CommandError('cloud configuration: %s' % _one_line(exc))
-
-
-def heat_client(args, own=OWN_ARGUMENTS):
-    """python-heatclient for the cloud the user's options name.
-
-    own: the command's own argument names (all others are cloud options).
-    """
-    from heatclient import client
-    from openstack import config
-    options = argparse.Namespace(**{
-        key: value for key, value in vars(args).items()
-        if key not in own})
-    cloud = config.OpenStackConfig().get_one(argparse=options)
-    return reads_retried(client.Client(
-        '1', session=cloud.get_session(), service_type=SERVICE_TYPE,
-        interface=cloud.get_interface(SERVICE_TYPE),
-        region_name=cloud.get_region_name(SERVICE_TYPE),
-        endpoint_override=cloud.get_endpoint(SERVICE_TYPE)))
 
 
 def reads_retried(hc):
@@ -77,7 +37,7 @@ def reads_retried(hc):
     A server closes an idle keep-alive connection as it likes (heat-api
     behind gunicorn after 2 s, a restart): a poll sent on it just then
     fails with no answer. A read is safe to send again; a write is not
-    retried here (run_action's send_request decides for its update).
+    retried here (action_run.send_request decides for its update).
     """
     http = hc.http_client
     send = http.request
@@ -227,7 +187,7 @@ def delivered_config(hc, deployment):
         return None
 
 
-def _one_line(exc):
+def one_line(exc):
     return ' '.join(str(exc).split()) or type(exc).__name__
 
 
@@ -237,7 +197,7 @@ _UNREACHABLE = re.compile(r'connection to (?P<url>\S+?):? .*?'
 
 def _unreachable(exc):
     """keystoneauth's ConnectFailure as 'URL: why' (it quotes urllib3)."""
-    text = _one_line(exc)
+    text = one_line(exc)
     match = _UNREACHABLE.search(text)
     if not match:
         return text
@@ -247,28 +207,28 @@ def _unreachable(exc):
 
 @contextlib.contextmanager
 def heat_errors(stack_ref):
-    """Failures of the cloud or of Heat's answers, as CommandErrors."""
+    """Failures of the cloud or of Heat's answers, as UserSideErrors."""
     from heatclient import exc as heat_exc
     from keystoneauth1 import exceptions as ks_exc
     from openstack import exceptions as sdk_exc
+    fail = errors.UserSideError
     try:
         yield
-    except CommandError:
+    except fail:
         raise
     except heat_exc.HTTPNotFound:
-        raise CommandError('stack %s not found' % stack_ref)
+        raise fail('stack %s not found' % stack_ref)
     except ks_exc.MissingRequiredOptions as exc:
-        raise CommandError('cannot authenticate: %s (set OS_* variables, '
-                           '--os-* options or --os-cloud)' % _one_line(exc))
+        raise fail('cannot authenticate: %s (set OS_* variables, --os-* '
+                   'options or --os-cloud)' % one_line(exc))
     except ks_exc.ConnectFailure as exc:
-        raise CommandError('cannot reach the cloud: %s' % _unreachable(exc))
+        raise fail('cannot reach the cloud: %s' % _unreachable(exc))
     except ks_exc.EndpointNotFound as exc:
-        raise CommandError('no orchestration (Heat) endpoint: %s'
-                           % _one_line(exc))
+        raise fail('no orchestration (Heat) endpoint: %s' % one_line(exc))
     except (ks_exc.ClientException, sdk_exc.SDKException,
             heat_exc.BaseException) as exc:
-        raise CommandError('%s: %s' % (type(exc).__name__, _one_line(exc)))
+        raise fail('%s: %s' % (type(exc).__name__, one_line(exc)))
     except Exception as exc:
         # Never a traceback, but say it is not the cloud's answer.
-        raise CommandError('unexpected %s while reading %s: %s' % (
-            type(exc).__name__, stack_ref, _one_line(exc)))
+        raise fail('unexpected %s while reading %s: %s' % (
+            type(exc).__name__, stack_ref, one_line(exc)))

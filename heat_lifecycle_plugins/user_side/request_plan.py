@@ -24,8 +24,8 @@ import uuid
 
 from heat_lifecycle_plugins import action_names
 from heat_lifecycle_plugins import action_requests
-from heat_lifecycle_plugins.cmd import heat_api
 from heat_lifecycle_plugins import protocol
+from heat_lifecycle_plugins.user_side import errors
 
 REQUEST_PROPERTIES = (EXTENDED_ACTION, ACTION_REQUEST, ACTION_INPUTS) = (
     'extended_action', 'action_request', 'action_inputs')
@@ -37,8 +37,14 @@ WIRING_HELP = (
     '{get_param: <a json parameter>} for --input)')
 
 
-class RunActionError(heat_api.CommandError):
+class RunActionError(errors.UserSideError):
     """Bad arguments or a resource that cannot take requests: one line."""
+
+
+def set_by_heat(key):
+    """Whether an input of that name is Heat's, not a request's."""
+    return key in protocol.DERIVED_INPUTS or \
+        key == protocol.DEPLOY_STATUS_AWARE
 
 
 def parse_inputs(items):
@@ -48,12 +54,22 @@ def parse_inputs(items):
         key, sep, value = item.partition('=')
         if not sep or not key.strip():
             raise RunActionError('--input %r: expected KEY=VALUE' % item)
-        if key in protocol.DERIVED_INPUTS or key == \
-                protocol.DEPLOY_STATUS_AWARE:
+        name = key.strip()
+        if set_by_heat(name):
             raise RunActionError('--input %r: %s is set by Heat, not by a '
-                                 'request' % (item, key))
-        inputs[key.strip()] = value
+                                 'request' % (item, name))
+        inputs[name] = value
     return inputs
+
+
+def check_inputs(inputs):
+    """RunActionError if an input of {key: value} is not a request's."""
+    for key in inputs:
+        if not isinstance(key, str) or not key.strip():
+            raise RunActionError('input %r: expected a name' % (key,))
+        if set_by_heat(key):
+            raise RunActionError('input %s is set by Heat, not by a request'
+                                 % key)
 
 
 def _param_of(value):
@@ -163,10 +179,15 @@ def lift(levels, params, path):
 
 
 def resource_path(template, resource):
-    """The names from the top stack down to RESOURCE (chain.3.deploy)."""
-    if resource in (template.get('resources') or {}) or '.' not in resource:
+    """The names from the top stack down to RESOURCE.
+
+    RESOURCE: a name of the top stack, or a path as the CLI takes it
+    (chain.3.deploy) or as the reports show it (chain/3/deploy).
+    """
+    sep = '/' if '/' in resource else '.'
+    if resource in (template.get('resources') or {}) or sep not in resource:
         return [resource]
-    names = resource.split('.')
+    names = resource.split(sep)
     if not all(names):
         raise RunActionError('RESOURCE %s: expected NAME or a path of '
                              'names such as chain.3.deploy' % resource)

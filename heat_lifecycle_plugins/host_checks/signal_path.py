@@ -18,12 +18,13 @@ to change. findings() decides from the parsed files: unit-tested on sample
 files.
 """
 
+import collections
 import configparser
 import urllib.parse
 
 from heat_lifecycle_plugins.agent import config as agent_config
-from heat_lifecycle_plugins.cmd import checks
 from heat_lifecycle_plugins import config
+from heat_lifecycle_plugins.host_checks import checks
 from heat_lifecycle_plugins import protocol
 from heat_lifecycle_plugins import releases
 
@@ -35,6 +36,15 @@ HEAT_DEFAULT_TRANSPORT = protocol.CFN_SIGNAL
 KEYSTONE_AUTH_TTL_MINUTES = 15
 PASSWORD_PLUGINS = ('password', 'v3password')
 LOOPBACK = ('localhost', '127.0.0.1', '::1')
+
+
+# The operator's files that check reads: heat.conf (a list, later files
+# win as in oslo.config), the agent's configuration, keystone.conf and
+# heat-api-cfn's own file on split deployments; None when not given.
+OperatorFiles = collections.namedtuple(
+    'OperatorFiles', 'heat_conf agent_conf keystone_conf cfn_conf')
+# What findings() judges, as read_files() reads it from them.
+Settings = collections.namedtuple('Settings', 'heat agent auth_ttl cfn')
 
 
 class ConfigFileError(Exception):
@@ -309,3 +319,21 @@ def keystone_auth_ttl(sections):
     """[credential] auth_ttl of keystone.conf, in minutes."""
     return int(setting(sections, 'credential', 'auth_ttl',
                        KEYSTONE_AUTH_TTL_MINUTES))
+
+
+def read_files(files):
+    """The Settings of the operator's files (OperatorFiles).
+
+    Raises ConfigFileError naming a file that cannot be read, ValueError
+    naming an option whose value its type refuses.
+    """
+    heat = {}
+    for path in files.heat_conf:  # later files win, as in oslo.config
+        for section, options in read_ini(path).items():
+            heat.setdefault(section, {}).update(options)
+    agent = agent_settings(
+        read_ini(files.agent_conf) if files.agent_conf else None)
+    auth_ttl = (keystone_auth_ttl(read_ini(files.keystone_conf))
+                if files.keystone_conf else None)
+    cfn = read_ini(files.cfn_conf) if files.cfn_conf else None
+    return Settings(heat, agent, auth_ttl, cfn)

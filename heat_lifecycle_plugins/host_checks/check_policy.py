@@ -20,9 +20,9 @@ the stack user (role heat_stack_user) allowed the server's own reads.
 
 from oslo_config import cfg
 
-from heat_lifecycle_plugins.cmd import checks
 from heat_lifecycle_plugins import heat_internals
 from heat_lifecycle_plugins import heat_policy
+from heat_lifecycle_plugins.host_checks import checks
 
 TOPIC = 'policy'
 PROJECT = 'checked-project'

@@ -22,9 +22,9 @@ own configuration is out of sight, so the last line says what it needs.
 import ipaddress
 import urllib.parse
 
-from heat_lifecycle_plugins.cmd import checks
-from heat_lifecycle_plugins.cmd import signal_path
 from heat_lifecycle_plugins import config
+from heat_lifecycle_plugins.host_checks import checks
+from heat_lifecycle_plugins.host_checks import signal_path
 from heat_lifecycle_plugins import releases
 
 TOPIC = 'mistral-notify'

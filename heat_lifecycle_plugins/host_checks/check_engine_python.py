@@ -24,7 +24,7 @@ import shutil
 import subprocess
 import sys
 
-from heat_lifecycle_plugins.cmd import checks
+from heat_lifecycle_plugins.host_checks import checks
 
 DISTRIBUTION = 'heat-lifecycle-plugins'
 TOPIC = 'engine-python'

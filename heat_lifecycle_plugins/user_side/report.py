@@ -18,8 +18,8 @@ waiting.explain (a stack in progress); `why` prints the text or JSON,
 
 import collections
 
-from heat_lifecycle_plugins.cmd import diagnosis
-from heat_lifecycle_plugins.cmd import waiting
+from heat_lifecycle_plugins.user_side import diagnosis
+from heat_lifecycle_plugins.user_side import waiting
 
 
 def as_dict(stack, findings):

@@ -21,8 +21,8 @@ signals (transport and endpoint, from the config it was delivered).
 import datetime
 import urllib.parse
 
-from heat_lifecycle_plugins.cmd import diagnosis
 from heat_lifecycle_plugins import protocol
+from heat_lifecycle_plugins.user_side import diagnosis
 
 WAITING = 'waiting'
 DEADLINE_PROPERTIES = (START_TIMEOUT, RUN_TIMEOUT) = (
