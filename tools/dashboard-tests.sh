@@ -44,8 +44,12 @@ want=$(echo "$packages" | cat - "$constraints" requirements.txt \
 if [ "$(cat "$venv/.installed-from" 2>/dev/null)" != "$want" ]; then
     echo "building the Horizon $series venv in $venv ..." >&2
     [ -x "$venv/bin/python" ] || python3 -m venv "$venv" >&2
+    # 2025.1 pins XStatic-Angular-Schema-Form 0.8.13.0, an sdist whose
+    # setup.py imports pkg_resources: its isolated build needs a
+    # setuptools that still has it (PIP_CONSTRAINT reaches that build).
+    echo 'setuptools<81' >"$venv/build-constraints.txt"
     # shellcheck disable=SC2086
-    "$venv/bin/pip" install -q -c "$constraints" -r requirements.txt \
+    PIP_CONSTRAINT=$venv/build-constraints.txt "$venv/bin/pip" install -q -c "$constraints" -r requirements.txt \
         $packages >"$venv/install.log" 2>&1 || {
         tail -20 "$venv/install.log" >&2; exit 1; }
     echo "$want" >"$venv/.installed-from"

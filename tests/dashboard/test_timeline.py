@@ -33,8 +33,8 @@ def test_each_deployment_is_a_bar_coloured_by_outcome_with_its_marks():
              'began': at(5), 'marks': []}]
     picture = ElementTree.fromstring(timeline.svg(rows, NOW))
     bars = picture.findall(SVG + 'rect')
-    assert [b.get('fill') for b in bars] == [timeline.COLOURS['FAILED'],
-                                             timeline.COLOURS['IN_PROGRESS']]
+    # Red for the failed one, blue for the one running.
+    assert [b.get('fill') for b in bars] == ['#a94442', '#31708f']
     # 10 minutes across: the failed one ended at 4, the running one runs
     # from 5 to now.
     width = timeline.WIDTH - timeline.LABEL - 10
