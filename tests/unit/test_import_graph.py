@@ -63,3 +63,40 @@ def test_the_contract_stands_below_the_boundary():
         graph['heat_lifecycle_plugins.heat_internals']
     assert graph['heat_lifecycle_plugins.heat_contract'] == {
         'heat_lifecycle_plugins.releases'}
+
+
+DASHBOARD = 'heat_lifecycle_dashboard'
+SERVERS = ('heat', 'mistral')
+
+
+def _top_names(path):
+    """The top-level names of every module a file imports (ast)."""
+    import ast
+    import os
+    with open(os.path.join(closure.ROOT, path)) as f:
+        tree = ast.parse(f.read(), path)
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found.update(a.name.split('.')[0] for a in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0:
+            found.add(node.module.split('.')[0])
+    return found
+
+
+def test_the_dashboard_reaches_the_library_through_one_module():
+    graph = closure.import_graph((DASHBOARD, PACKAGE))
+    reaching = sorted(m for m in graph if m.startswith(DASHBOARD + '.') and
+                      any(t.startswith(PACKAGE) for t in graph[m]))
+    assert reaching == [DASHBOARD + '.lifecycle_data']
+
+
+def test_the_dashboard_imports_neither_heat_nor_mistral_servers():
+    packages = (DASHBOARD, PACKAGE)
+    roots = [m for m in closure.package_modules(packages)
+             if m.startswith(DASHBOARD)]
+    files = closure.files_of(roots, packages)
+    assert 'heat_lifecycle_plugins/cmd/why.py' in files
+    importing = {path: sorted(_top_names(path) & set(SERVERS))
+                 for path in files}
+    assert {p: n for p, n in importing.items() if n} == {}
