@@ -23,6 +23,7 @@ import io
 
 from heatclient import exc as heat_exc
 
+from heat_lifecycle_plugins import action_names
 from heat_lifecycle_plugins.cmd import diagnosis
 from heat_lifecycle_plugins.cmd import heat_api
 from heat_lifecycle_plugins.cmd import progress
@@ -132,16 +133,27 @@ def all_final(stack_found, rows):
             all(r['final'] for r in rows))
 
 
+def _offered(defined):
+    """The custom actions among `defined`, and UPDATE (re-apply)."""
+    return sorted(a for a in defined if action_names.is_custom(a)) + [
+        REAPPLY]
+
+
 def actions(hc, stack_ref):
     """[(resource path, action)] the stack's resources can be asked to run.
 
-    A deployment: the actions of the component it last delivered, and
-    UPDATE (re-apply); an external resource: its workflows' actions.
+    A deployment: the custom actions of the component it last delivered,
+    and UPDATE (re-apply); an external resource: its workflows' custom
+    actions, and UPDATE if it has that workflow. Refused when the user
+    may not list the resources.
     """
-    found = hc.stacks.get(stack_ref).to_dict()
-    ident = '%s/%s' % (found['stack_name'], found['id'])
-    listed = [r.to_dict() for r in hc.resources.list(
-        ident, nested_depth=progress.MAX_DEPTH)]
+    try:
+        found = hc.stacks.get(stack_ref).to_dict()
+        ident = '%s/%s' % (found['stack_name'], found['id'])
+        listed = [r.to_dict() for r in hc.resources.list(
+            ident, nested_depth=progress.MAX_DEPTH)]
+    except heat_exc.HTTPForbidden as exc:
+        raise Refused(str(exc))
     choices = []
     for resource in progress.with_paths(ident, listed):
         rtype = resource.get('resource_type')
@@ -150,16 +162,16 @@ def actions(hc, stack_ref):
             derived = heat_api.delivered_config(hc, heat_api.deployment(
                 hc, resource['physical_resource_id']) or {})
             defined = request_plan.defined_actions(derived) or set()
-            choices += [(name, a) for a in sorted(defined)]
-            choices.append((name, REAPPLY))
+            choices += [(name, a) for a in _offered(defined)]
         elif rtype == EXTERNAL_RESOURCE_TYPE:
             template = hc.stacks.template(resource['stack_ref'])
             props = ((template.get('resources') or {}).get(
                 resource['resource_name']) or {}).get('properties') or {}
             workflows = props.get('actions')
             if isinstance(workflows, dict):
-                choices += [(name, str(a).upper())
-                            for a in sorted(workflows)]
+                defined = {str(a).upper() for a in workflows}
+                choices += [(name, a) for a in _offered(defined)
+                            if a in defined]
     return choices
 
 

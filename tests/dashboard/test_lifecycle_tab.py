@@ -225,6 +225,18 @@ class LifecycleTabTests(test.TestCase):
         for choice in ('deploy BACKUP', 'deploy ROTATE_KEYS',
                        'deploy UPDATE'):
             self.assertIn('value="%s"' % choice, page)
+        # A lifecycle action is Heat's to run, not a request's.
+        self.assertNotIn('value="deploy CREATE"', page)
+
+    def test_a_reader_gets_the_form_without_actions_and_a_message(self):
+        self.component_stack(forbidden=('resource:index',))
+        url = reverse('horizon:project:lifecycle:run', args=[STACK_ID])
+        res = self.client.get(url)
+        self.assertEqual(res.status_code, 200)
+        self.assertNotIn('value="deploy BACKUP"', res.content.decode())
+        said = [str(m) for m in messages.get_messages(res.wsgi_request)]
+        self.assertTrue(any('refused by the cloud' in m for m in said),
+                        said)
 
     def run_backup(self, fake):
         url = reverse('horizon:project:lifecycle:run', args=[STACK_ID])
