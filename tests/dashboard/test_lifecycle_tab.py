@@ -121,6 +121,23 @@ class LifecycleTabTests(test.TestCase):
                               args=['app-chain-x-1-y', 'deployment']), page)
         self.assertIn('FAILED', page)
 
+    def test_a_failed_workflow_row_shows_its_execution(self):
+        reason = ('WorkflowFailed: resources.thing: Mistral workflow '
+                  'thing_create ended ERROR: task refuse failed: quota '
+                  'exceeded (execution 5e1f-77)')
+        self.heat(stack=stack('CREATE_FAILED'), resources=[
+            fake_heat.resource('thing', TOP, 'CREATE_FAILED',
+                               'OS::Mistral::ExternalResource', 'X1',
+                               reason=reason)])
+        page = self.open_tab()
+        row = page[page.index('class="lifecycle-row"'):]
+        row = row[:row.index('</tr>')]
+        self.assertIn('5e1f-77', row)
+        self.assertIn('(ERROR)', row)
+        self.assertIn('refuse: quota exceeded', row)
+        # mistral-dashboard is not installed here: no link to its page.
+        self.assertNotIn('<a href', row)
+
     def running(self, progress='In progress: step 2 of 5'):
         template = {'heat_template_version': '2018-08-31', 'resources': {
             'deploy': {'type': 'OS::Heat::SoftwareDeployment',
