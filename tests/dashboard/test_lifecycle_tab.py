@@ -15,6 +15,7 @@ heat-api is answered at the HTTP edge (fake_heat)."""
 
 import json
 
+from django.conf import settings
 from django.contrib import messages
 from django.test import override_settings
 from django.urls import reverse
@@ -84,6 +85,18 @@ class LifecycleTabTests(test.TestCase):
         res = self.client.get(reverse(DETAIL, args=[STACK_ID]) + TAB, **AJAX)
         self.assertEqual(res.status_code, 200)
         return res.content.decode()
+
+    def test_the_stack_page_has_the_tab_and_its_script(self):
+        self.heat(stack=stack())
+        res = self.client.get(reverse(DETAIL, args=[STACK_ID]))
+        self.assertEqual(res.status_code, 200)
+        tabs = res.context['tab_group']
+        self.assertEqual(tabs.get_tab('lifecycle').name, 'Lifecycle')
+        self.assertIn('data-target="#stack_details__lifecycle"',
+                      res.content.decode())
+        # Compressed into the script every page loads.
+        self.assertIn('heat_lifecycle_dashboard/js/lifecycle.js',
+                      settings.HORIZON_CONFIG['js_files'])
 
     def failed_chain(self):
         chain = ('app-chain-x', 'C1')
