@@ -35,8 +35,8 @@ class RowsView(generic.View):
             found = content.rows_context(request, stack_id)
         except Exception as exc:
             LOG.warning('Lifecycle rows of stack %s: %s', stack_id, exc)
-            return http.JsonResponse({'error': str(exc), 'final': False},
-                                     status=502)
+            # The poll tries again later; the page keeps its rows.
+            return http.JsonResponse({'error': str(exc), 'final': False})
         found['refused_text'] = content.REFUSED
         return http.JsonResponse({
             'final': found['final'],

@@ -220,6 +220,16 @@ class LifecycleTabTests(test.TestCase):
         self.assertIn('COMPLETE', found['rows'])
         self.assertIn('data-final="true"', found['rows'])
 
+    def test_the_rows_view_answers_an_unreachable_heat_with_its_error(self):
+        self.http.register_uri(requests_mock.ANY, requests_mock.ANY,
+                               status_code=503, text='busy')
+        url = reverse('horizon:project:lifecycle:rows', args=[STACK_ID])
+        res = self.client.get(url)
+        self.assertEqual(res.status_code, 200)
+        found = json.loads(res.content)
+        self.assertFalse(found['final'])
+        self.assertIn('error', found)
+
     def test_without_the_update_policy_the_button_is_hidden(self):
         self.running()
         self.assertIn('lifecycle-run-action', self.open_tab())

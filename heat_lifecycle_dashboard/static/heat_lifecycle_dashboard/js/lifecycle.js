@@ -25,6 +25,10 @@
     function next() {
       if (!$.contains(document, $tab[0])) { return; }
       $.getJSON(url).done(function (found) {
+        if (found.error) {
+          setTimeout(next, INTERVAL_MS * 3);
+          return;
+        }
         $tab.find('.lifecycle-rows').html(found.rows);
         $tab.find('.lifecycle-stack-status').text(found.stack_status);
         $tab.attr('data-final', found.final ? 'true' : 'false');
