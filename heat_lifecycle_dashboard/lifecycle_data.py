@@ -88,12 +88,10 @@ def _marks(hc, resource):
     return diagnosis.progress_marks(events)
 
 
-def deployments(hc, stack_ref, marks=False):
-    """(stack, [row dict]) of every deployment, nested ones included.
+def _listed(hc, stack_ref):
+    """(stack, its resources and their nested ones, each with 'path').
 
-    A row: progress.details' keys, plus 'marks' (the progress messages
-    with their times) when asked for the timeline. Refused when the
-    user may not list the resources.
+    Refused when the user may not list the resources.
     """
     try:
         found = hc.stacks.get(stack_ref).to_dict()
@@ -102,9 +100,20 @@ def deployments(hc, stack_ref, marks=False):
             ident, nested_depth=progress.MAX_DEPTH)]
     except heat_exc.HTTPForbidden as exc:
         raise Refused(str(exc))
+    return found, progress.with_paths(ident, listed)
+
+
+def deployments(hc, stack_ref, marks=False):
+    """(stack, [row dict]) of every deployment, nested ones included.
+
+    A row: progress.details' keys, plus 'marks' (the progress messages
+    with their times) when asked for the timeline. Refused when the
+    user may not list the resources.
+    """
+    found, resources = _listed(hc, stack_ref)
     now = _now()
     rows = []
-    for resource in progress.with_paths(ident, listed):
+    for resource in resources:
         external = resource.get('resource_type') == EXTERNAL_RESOURCE_TYPE
         if not (progress.is_deployment(resource) or external):
             continue
@@ -147,15 +156,9 @@ def actions(hc, stack_ref):
     actions, and UPDATE if it has that workflow. Refused when the user
     may not list the resources.
     """
-    try:
-        found = hc.stacks.get(stack_ref).to_dict()
-        ident = '%s/%s' % (found['stack_name'], found['id'])
-        listed = [r.to_dict() for r in hc.resources.list(
-            ident, nested_depth=progress.MAX_DEPTH)]
-    except heat_exc.HTTPForbidden as exc:
-        raise Refused(str(exc))
+    _stack, resources = _listed(hc, stack_ref)
     choices = []
-    for resource in progress.with_paths(ident, listed):
+    for resource in resources:
         rtype = resource.get('resource_type')
         name = '.'.join(resource['path'])
         if rtype == DEPLOYMENT_TYPE and resource.get('physical_resource_id'):
