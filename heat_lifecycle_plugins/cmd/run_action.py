@@ -27,7 +27,6 @@ import argparse
 import json
 import sys
 
-from heat_lifecycle_plugins import action_names
 from heat_lifecycle_plugins.cmd import cloud_options
 from heat_lifecycle_plugins.user_side import action_run
 from heat_lifecycle_plugins.user_side import cause
@@ -105,10 +104,7 @@ def _followed(current, args):
 
 def check_arguments(args):
     """The --input values; rp.RunActionError for a bad ACTION or input."""
-    problem = action_names.problem(args.action)
-    if problem:
-        raise rp.RunActionError('ACTION %s' % problem)
-    return rp.parse_inputs(args.input)
+    return rp.checked_request(args.action, args.input)
 
 
 def run(args, client=None):
@@ -125,8 +121,7 @@ def run(args, client=None):
             current = action_run.ActionRun(hc, args.stack, args.resource,
                                            args.action, inputs)
             token = current.request()
-            _print('requested %s of %s (request %s)' % (
-                args.action, args.resource, token))
+            _print(action_run.requested(args.action, args.resource, token))
             if not args.wait:
                 return EXIT_OK
             return _followed(current, args)

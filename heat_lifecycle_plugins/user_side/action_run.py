@@ -232,6 +232,11 @@ class ActionRun(object):
         return deployment.get('output_values') or {}
 
 
+def requested(action, resource, token):
+    """The line that says a request was sent."""
+    return 'requested %s of %s (request %s)' % (action, resource, token)
+
+
 def request(hc, stack_ref, resource, action, inputs=None):
     """Request `action` of `resource`; the request token.
 

@@ -156,18 +156,24 @@ def _tool_last_words(tail):
     return None
 
 
-def last_progress(events, deployment=None):
-    """{'message', 'time'} of a deployment's last progress, or None."""
-    found = None
+def progress_marks(events):
+    """[{'message', 'time'}] of a deployment's progress signals, in time."""
+    marks = []
     for event in events:
         if not _status(event, 'resource_status').startswith('SIGNAL_'):
             continue
         match = _PROGRESS_EVENT.search(_status(event,
                                                'resource_status_reason'))
-        if match and (found is None or
-                      _status(event, 'event_time') >= found['time']):
-            found = {'message': match.group(1),
-                     'time': _status(event, 'event_time')}
+        if match:
+            marks.append({'message': match.group(1),
+                          'time': _status(event, 'event_time')})
+    return sorted(marks, key=lambda mark: mark['time'])
+
+
+def last_progress(events, deployment=None):
+    """{'message', 'time'} of a deployment's last progress, or None."""
+    marks = progress_marks(events)
+    found = marks[-1] if marks else None
     if found is None and deployment:
         match = _PROGRESS_REASON.match(_status(deployment, 'status_reason'))
         if match:

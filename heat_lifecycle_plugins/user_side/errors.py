@@ -18,3 +18,7 @@ and exit 2; the dashboard shows it as a message.
 
 class UserSideError(Exception):
     """Bad input, or Heat cannot be reached or asked: one line."""
+
+
+class Refused(UserSideError):
+    """Heat's policy refused the user (HTTP 403)."""

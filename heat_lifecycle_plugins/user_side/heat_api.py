@@ -225,6 +225,8 @@ def heat_errors(stack_ref):
         raise fail('cannot reach the cloud: %s' % _unreachable(exc))
     except ks_exc.EndpointNotFound as exc:
         raise fail('no orchestration (Heat) endpoint: %s' % one_line(exc))
+    except heat_exc.HTTPForbidden as exc:
+        raise errors.Refused('%s: %s' % (type(exc).__name__, one_line(exc)))
     except (ks_exc.ClientException, sdk_exc.SDKException,
             heat_exc.BaseException) as exc:
         raise fail('%s: %s' % (type(exc).__name__, one_line(exc)))

@@ -102,6 +102,30 @@ def row(resource, deployment, now):
             _elapsed(resource, deployment, now), _progress(deployment))
 
 
+def details(resource, deployment, settings, stack, now):
+    """A deployment's row as a dict, with its action and deadlines.
+
+    For a dashboard: the row's columns (path, status, elapsed, progress)
+    plus the deployment's action, when its action began and, while it is
+    in progress, the deadlines that will fire (waiting.deadlines of its
+    start_timeout and run_timeout, settings; the stack's timeout).
+    """
+    path, status, elapsed, said = row(resource, deployment, now)
+    began = waiting.parse_time(resource.get('updated_time') or
+                               resource.get('creation_time'))
+    fires = []
+    if status == protocol.IN_PROGRESS:
+        fires = waiting.deadlines(began, settings or {}, said, stack, now)
+    return {'path': path, 'status': status, 'elapsed': elapsed,
+            'progress': said, 'deadlines': fires,
+            'action': (deployment or {}).get('action') or str(
+                resource.get('resource_status') or '').split('_')[0],
+            'began': began, 'final': status != protocol.IN_PROGRESS,
+            'resource_name': resource.get('resource_name'),
+            'stack_ref': resource.get('stack_ref'),
+            'physical_id': resource.get('physical_resource_id')}
+
+
 def read(hc, stack_ref):
     """(stack, rows) as heat-api shows them now."""
     stack = hc.stacks.get(stack_ref).to_dict()

@@ -62,6 +62,15 @@ def parse_inputs(items):
     return inputs
 
 
+def checked_request(action, items):
+    """The {key: value} inputs of a request for `action` given as
+    KEY=VALUE items; RunActionError for a bad action name or input."""
+    problem = action_names.problem(action)
+    if problem:
+        raise RunActionError('ACTION %s' % problem)
+    return parse_inputs(items)
+
+
 def check_inputs(inputs):
     """RunActionError if an input of {key: value} is not a request's."""
     for key in inputs:

@@ -39,14 +39,14 @@ def source_root():
     return root
 
 
-def package_files_in_git():
-    out = subprocess.run(['git', 'ls-files', PACKAGE], cwd=source_root(),
+def package_files_in_git(package=PACKAGE):
+    out = subprocess.run(['git', 'ls-files', package], cwd=source_root(),
                          capture_output=True, text=True, check=True).stdout
     return set(out.split())
 
 
-def wheel_package_files(wheel_zip):
-    return {n for n in wheel_zip.namelist() if n.startswith(PACKAGE)}
+def wheel_package_files(wheel_zip, package=PACKAGE):
+    return {n for n in wheel_zip.namelist() if n.startswith(package)}
 
 
 def dist_info(wheel_zip, name):
@@ -58,6 +58,17 @@ def dist_info(wheel_zip, name):
 def test_the_wheel_holds_every_file_of_the_package(wheel_zip):
     missing = package_files_in_git() - wheel_package_files(wheel_zip)
     assert not missing
+
+
+def test_the_wheel_holds_the_dashboard_with_its_templates(wheel_zip):
+    dashboard = 'heat_lifecycle_dashboard/'
+    shipped = wheel_package_files(wheel_zip, dashboard)
+    assert not package_files_in_git(dashboard) - shipped
+    assert dashboard + 'enabled/_1690_lifecycle_tab.py' in shipped
+    assert any(n.endswith('.html') for n in shipped)
+    metadata = email.parser.Parser().parsestr(dist_info(wheel_zip,
+                                                        'METADATA'))
+    assert 'dashboard' in metadata.get_all('Provides-Extra')
 
 
 def test_the_sdist_holds_every_file_of_the_package(sdist):

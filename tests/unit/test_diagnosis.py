@@ -357,3 +357,21 @@ def test_own_reason_takes_off_every_wrapper():
         '.b: it broke: badly') == 'it broke: badly'
     assert diagnosis.own_reason(None) == ''
     assert diagnosis.own_reason('plain words') == 'plain words'
+
+
+def test_progress_marks_are_the_progress_signals_in_time_order():
+    events = [
+        {'resource_status': 'SIGNAL_COMPLETE', 'event_time': '2026-11-23T'
+         '15:38:10Z', 'resource_status_reason': 'Signal: deployment '
+         'in progress: step 2'},
+        {'resource_status': 'CREATE_IN_PROGRESS',
+         'event_time': '2026-11-23T15:37:00Z',
+         'resource_status_reason': 'state changed'},
+        {'resource_status': 'SIGNAL_COMPLETE', 'event_time': '2026-11-23T'
+         '15:37:56Z', 'resource_status_reason': 'Signal: deployment '
+         'in progress: step 1'},
+    ]
+    assert diagnosis.progress_marks(events) == [
+        {'message': 'step 1', 'time': '2026-11-23T15:37:56Z'},
+        {'message': 'step 2', 'time': '2026-11-23T15:38:10Z'}]
+    assert diagnosis.last_progress(events)['message'] == 'step 2'

@@ -96,7 +96,11 @@ def closure_of(roots, graph):
 
 def outside_imports(module):
     """Top names of everything `module` imports (in functions too)."""
-    path = closure.package_modules((PACKAGE,))[module]
+    return top_names(closure.package_modules((PACKAGE,))[module])
+
+
+def top_names(path):
+    """Top names of everything a file imports (in functions too)."""
     with open(os.path.join(closure.ROOT, path)) as f:
         tree = ast.parse(f.read(), path)
     names = set()
@@ -128,3 +132,25 @@ def test_the_libraries_do_not_import_the_commands(package):
     assert sorted(m for m in reached
                   if m.startswith(PACKAGE + '.cmd') or
                   m.startswith(PACKAGE + '.osc')) == []
+
+
+DASHBOARD = 'heat_lifecycle_dashboard'
+SERVERS = ('heat', 'mistral')
+
+
+def test_the_dashboard_reaches_the_library_through_one_module():
+    graph = closure.import_graph((DASHBOARD, PACKAGE))
+    reaching = sorted(m for m in graph if m.startswith(DASHBOARD + '.') and
+                      any(t.startswith(PACKAGE) for t in graph[m]))
+    assert reaching == [DASHBOARD + '.lifecycle_data']
+
+
+def test_the_dashboard_imports_neither_heat_nor_mistral_servers():
+    packages = (DASHBOARD, PACKAGE)
+    roots = [m for m in closure.package_modules(packages)
+             if m.startswith(DASHBOARD)]
+    files = closure.files_of(roots, packages)
+    assert 'heat_lifecycle_plugins/user_side/cause.py' in files
+    importing = {path: sorted(top_names(path) & set(SERVERS))
+                 for path in files}
+    assert {p: n for p, n in importing.items() if n} == {}

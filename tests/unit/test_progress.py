@@ -110,3 +110,33 @@ def test_ctrl_c_leaves_cleanly():
     assert progress_watch.watch(Interrupting(), 's', out, False) == \
         progress_watch.EXIT_INTERRUPTED
     assert out.getvalue() == 'interrupted: the stack goes on without us\n'
+
+
+def test_details_name_the_action_and_the_deadline_that_will_fire():
+    found = pw.details(
+        {'path': ['chain', '1', 'deploy'], 'resource_name': 'deploy',
+         'resource_status': 'UPDATE_IN_PROGRESS',
+         'updated_time': '2026-11-24T12:07:30Z', 'stack_ref': 'm1/M1',
+         'physical_resource_id': 'D1'},
+        {'status': 'IN_PROGRESS', 'action': 'BACKUP',
+         'status_reason': 'In progress: step 2 of 5'},
+        {'start_timeout': 60, 'run_timeout': 600},
+        {'stack_status': 'UPDATE_IN_PROGRESS'}, NOW)
+    assert found['path'] == 'chain/1/deploy'
+    assert found['action'] == 'BACKUP'
+    assert found['progress'] == 'step 2 of 5'
+    assert found['elapsed'] == '2:30'
+    assert not found['final']
+    # start_timeout no longer counts once progress came
+    assert found['deadlines'] == [{'name': 'run_timeout',
+                                   'fires_at': '2026-11-24T12:17:30Z',
+                                   'in_seconds': 450}]
+
+
+def test_details_of_a_final_deployment_have_no_deadline():
+    found = pw.details({'path': ['d'], 'resource_status': 'CREATE_COMPLETE',
+                        'updated_time': '2026-11-24T12:07:30Z'},
+                       {'status': 'COMPLETE'}, {'run_timeout': 600},
+                       {'stack_status': 'CREATE_COMPLETE'}, NOW)
+    assert found['final'] and found['deadlines'] == []
+    assert found['action'] == 'CREATE'

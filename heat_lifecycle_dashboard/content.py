@@ -1,0 +1,123 @@
+# Licensed under the Apache License, Version 2.0 (the "License"); you may
+# not use this file except in compliance with the License. You may obtain
+# a copy of the License at
+#
+#      http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+# WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+# License for the specific language governing permissions and limitations
+# under the License.
+"""What the tab's template and the rows' refresh are given.
+
+Heat is asked with the logged-in user's token, through heat-dashboard's
+own client (heat_dashboard.api.heat.heatclient). A refusal by the cloud's
+policy or an unreachable Heat becomes a message in the tab, never an
+error page.
+"""
+
+import datetime
+import logging
+
+from django.urls import NoReverseMatch
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+from heat_dashboard.api import heat
+
+from openstack_dashboard import policy
+
+from heat_lifecycle_dashboard import lifecycle_data
+from heat_lifecycle_dashboard import timeline
+
+LOG = logging.getLogger(__name__)
+TAB_QUERY = '?tab=stack_details__lifecycle'
+# heat-api's PATCH update (what a day-two request sends) is checked
+# against stacks:update_patch (heat-dashboard's conf/heat_policy.yaml).
+RUN_POLICY = (('orchestration', 'stacks:update_patch'),)
+# mistral-dashboard's execution page (mistraldashboard/executions/urls.py,
+# dashboard 'mistral'): linked only when it is installed.
+MISTRAL_EXECUTION = 'horizon:mistral:executions:detail'
+REFUSED = _('Resource details are refused by the cloud\'s policy: your '
+            'role may read the stack but not its resources.')
+
+
+def can_run(request):
+    return policy.check(RUN_POLICY, request)
+
+
+def execution_url(execution_id):
+    if not execution_id:
+        return None
+    try:
+        return reverse(MISTRAL_EXECUTION, args=[execution_id])
+    except NoReverseMatch:
+        return None
+
+
+def resource_url(stack_id, finding):
+    """heat-dashboard's resource page of a finding's resource."""
+    if not finding.get('resource'):
+        return None
+    where = (finding.get('stack_name') if finding.get('nested')
+             else stack_id) or stack_id
+    return reverse('horizon:project:stacks:resource',
+                   args=[where, finding['resource']])
+
+
+def _executions(findings):
+    """{path: {execution, state, url, failed_tasks}} of failed workflows."""
+    found = {}
+    for finding in findings:
+        details = finding.get('details') or {}
+        if details.get('execution'):
+            found[finding['path_text']] = {
+                'execution': details['execution'],
+                'state': details.get('state'),
+                'failed_tasks': details.get('failed_tasks') or [],
+                'url': execution_url(details['execution'])}
+    return found
+
+
+def rows_context(request, stack_id, hc=None):
+    """{'stack', 'rows', 'final', 'refused', 'timeline'} of the stack."""
+    hc = hc or heat.heatclient(request)
+    now = datetime.datetime.now(datetime.timezone.utc)
+    try:
+        stack, rows = lifecycle_data.deployments(hc, stack_id, marks=True)
+    except lifecycle_data.Refused:
+        stack = lifecycle_data.stack(hc, stack_id)
+        return {'stack': stack, 'rows': [], 'refused': True,
+                'final': lifecycle_data.all_final(stack, []),
+                'timeline': ''}
+    return {'stack': stack, 'rows': rows, 'refused': False,
+            'final': lifecycle_data.all_final(stack, rows),
+            'timeline': timeline.svg(rows, now)}
+
+
+def tab_context(request, stack_id):
+    """Everything the tab shows; an 'error' line instead when Heat fails."""
+    context = {'stack_id': stack_id, 'refused_text': REFUSED,
+               'refresh_url': reverse('horizon:project:lifecycle:rows',
+                                      args=[stack_id]),
+               'action_url': reverse('horizon:project:lifecycle:run',
+                                     args=[stack_id]),
+               'can_run': can_run(request), 'cause': None,
+               'executions': {}}
+    try:
+        hc = heat.heatclient(request)
+        context.update(rows_context(request, stack_id, hc))
+        if not context['refused'] and (
+                context['stack'].get('stack_status') or '').endswith(
+                    ('_FAILED', '_IN_PROGRESS')):
+            cause = lifecycle_data.cause(hc, stack_id)
+            for finding in cause['findings']:
+                finding['url'] = resource_url(stack_id, finding)
+            context['cause'] = cause
+            context['executions'] = _executions(cause['findings'])
+    except Exception as exc:
+        LOG.warning('Lifecycle tab of stack %s: %s', stack_id, exc)
+        context['error'] = _('Heat could not be read: %s') % exc
+    for row in context.get('rows') or ():
+        row['execution'] = context['executions'].get(row['path'])
+    return context
