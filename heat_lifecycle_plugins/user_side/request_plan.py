@@ -63,8 +63,10 @@ def parse_inputs(items):
 
 
 def checked_request(action, items):
-    """The {key: value} inputs of a request for `action` given as
-    KEY=VALUE items; RunActionError for a bad action name or input."""
+    """{key: value} of a request's KEY=VALUE items for `action`.
+
+    RunActionError for a bad action name or input.
+    """
     problem = action_names.problem(action)
     if problem:
         raise RunActionError('ACTION %s' % problem)
