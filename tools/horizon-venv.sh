@@ -32,10 +32,15 @@ if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
     echo "building the Horizon $series venv in $venv ..." >&2
     [ -x "$venv/bin/python" ] || python3 -m venv "$venv" >&2
     python3 tools/constraints.py "$series" "$venv/constraints.txt"
+    # 2025.1's XStatic-Angular-Schema-Form 0.8.13.0 is an sdist whose
+    # setup.py imports pkg_resources, which the newest setuptools no
+    # longer has: its build gets an older one.
+    echo 'setuptools<81' > "$venv/build-constraints.txt"
     log="$venv/install.log"
     if ! { "${pip[@]}" --upgrade pip wheel &&
-           "${pip[@]}" -c "$venv/constraints.txt" horizon heat-dashboard \
-               gunicorn; } > "$log" 2>&1; then
+           "${pip[@]}" -c "$venv/constraints.txt" \
+               --build-constraint "$venv/build-constraints.txt" \
+               horizon heat-dashboard gunicorn; } > "$log" 2>&1; then
         grep -v '^WARNING: Location' "$log" | tail -40 >&2
         echo "Horizon $series: installing the venv failed (log: $log)" >&2
         exit 1
