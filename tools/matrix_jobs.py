@@ -65,6 +65,8 @@ JOB_TIMEOUT = {'unit': 900, 'functional': 2700, 'e2e': 2700, 'fault': 2700,
 # end instead of lengthening the longest job (e2e). Fault before
 # functional: with functional first, 2025.1's fault (about 1000 s) waited
 # behind four functional jobs (351-582 s) and ended the run alone.
+# The browser tier (about 160 s with its dashboard venv built from an
+# empty pip cache, 60 s without) fills a lane's end after the benchmarks.
 TIER_ORDER = ('e2e', 'fault', 'functional', 'dist', 'fuzz', 'bench',
               'browser', 'unit', 'docs', 'lint')
 
