@@ -56,9 +56,16 @@ class Browser(service.Service):
     def _start(self):
         os.environ['SE_MANAGER_PATH'] = NO_SELENIUM_MANAGER
         port = process.free_port()
+        # chromium writes its crash database and GTK its dconf cache under
+        # the home directory: this one, removed with the work directory.
+        home = self.path('home')
+        os.makedirs(home, exist_ok=True)
+        env = dict(os.environ, HOME=home,
+                   XDG_CONFIG_HOME=os.path.join(home, '.config'),
+                   XDG_CACHE_HOME=os.path.join(home, '.cache'))
         self.spawn('chromedriver', [
             CHROMEDRIVER, '--port=%d' % port, '--allowed-ips=127.0.0.1'],
-            support_path=False).wait_for_port(port, 60)
+            env=env, support_path=False).wait_for_port(port, 60)
         options = webdriver.ChromeOptions()
         options.binary_location = CHROMIUM
         for argument in ARGUMENTS + (
