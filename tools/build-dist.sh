@@ -38,9 +38,10 @@ if [ "$(cat "$venv/.installed-from" 2>/dev/null)" != "${tools[*]}" ]; then
     echo "${tools[*]}" > "$venv/.installed-from"
 fi
 # What the artifacts are made of: the tracked and new files of the
-# package, its metadata files, and the commit (pbr's version).
+# packages, their metadata files, and the commit (pbr's version).
 source_hash=$({ git rev-parse HEAD
                 git ls-files -co --exclude-standard heat_lifecycle_plugins \
+                    heat_lifecycle_dashboard \
                     setup.cfg setup.py pyproject.toml requirements.txt \
                     README.rst LICENSE \
                     | sort | xargs sha256sum; } | sha256sum | cut -c1-16)

@@ -14,7 +14,8 @@
 # prints its path:
 #   bash tools/horizon-venv.sh [SERIES]   (default: the newest series)
 # The venv is .venvs/horizon-<series> (HLP_VENVS overrides the directory):
-# Horizon, heat-dashboard and gunicorn under the series' constraints
+# Horizon, heat-dashboard, gunicorn and the dashboard's unit tests' tools
+# (pytest, requests-mock) under the series' constraints
 # (constraints/<series>.txt pins heat-dashboard), and our wheel with its
 # [dashboard] extra, as an operator installs it on a Horizon host. The
 # browser tier (tests/browser) serves Horizon from it; the tests themselves
@@ -25,6 +26,11 @@ cd "$(dirname "$0")/.."
 series=$(hlp_series "${1:-}")
 venv=${HLP_VENVS:-$PWD/.venvs}/horizon-$series
 stamp="$venv/.installed-from"
+# One build of a venv at a time: the browser tier and the dashboard's unit
+# tests (tools/dashboard-tests.sh) may ask for it at once.
+mkdir -p "$(dirname "$venv")"
+exec 9> "$venv.lock"
+flock 9
 want=$(cat constraints/"$series".txt constraints/upper-constraints-"$series".txt \
        tools/constraints.py tools/horizon-venv.sh | sha256sum | cut -c1-16)
 pip=("$venv/bin/pip" install --no-warn-script-location)
@@ -40,7 +46,7 @@ if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
     if ! { "${pip[@]}" --upgrade pip wheel &&
            "${pip[@]}" -c "$venv/constraints.txt" \
                --build-constraint "$venv/build-constraints.txt" \
-               horizon heat-dashboard gunicorn; } > "$log" 2>&1; then
+               horizon heat-dashboard gunicorn pytest requests-mock; } > "$log" 2>&1; then
         grep -v '^WARNING: Location' "$log" | tail -40 >&2
         echo "Horizon $series: installing the venv failed (log: $log)" >&2
         exit 1

@@ -71,18 +71,22 @@ def root_job_command(job, tier, wheel, venv, inside, extra_args):
     return matrix_roots.argv(job.suite, cwd, env, argv), ROOT, os.environ
 
 
-def stage_without_package(dest):
-    """A copy of the repo's files without heat_lifecycle_plugins/.
+# The wheel's packages (setup.cfg's [files] packages).
+WHEEL_PACKAGES = ('heat_lifecycle_plugins/', 'heat_lifecycle_dashboard/')
 
-    Tests, fixtures, examples and tools are there; our package is not, so
-    it is imported from the venv's installed wheel, and whatever the wheel
-    lacks fails the tests that need it.
+
+def stage_without_package(dest):
+    """A copy of the repo's files without the wheel's packages.
+
+    Tests, fixtures, examples and tools are there; our packages are not,
+    so they are imported from the venv's installed wheel, and whatever the
+    wheel lacks fails the tests that need it.
     """
     files = subprocess.run(
         ['git', 'ls-files', '-co', '--exclude-standard', '-z'], cwd=ROOT,
         capture_output=True, check=True).stdout.decode().split('\0')
     for path in files:
-        if not path or path.startswith('heat_lifecycle_plugins/'):
+        if not path or path.startswith(WHEEL_PACKAGES):
             continue
         source = os.path.join(ROOT, path)
         if not os.path.isfile(source):

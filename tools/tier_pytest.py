@@ -15,7 +15,7 @@
 
 Run from the repository root with a series' venv's python. Tests of an
 installed-wheel tier (functional, e2e, fault, dist, fuzz) run in a staged
-copy of the repository without heat_lifecycle_plugins/
+copy of the repository without the wheel's packages
 (matrix_commands.stage_without_package), removed afterwards: the package comes
 from the wheel installed in the venv. Other tests run in the tree.
 tests/conftest.py refuses a wheel tier that imports the tree.
