@@ -55,9 +55,13 @@ def split_evenly(count, size, first_number=0):
     return names
 
 
-def initial_segments(count, size):
-    """Segment of each member of a new chain; None: one nested stack."""
-    if not size or count <= size:
+def initial_segments(count, size, flat=None):
+    """Segment of each member of a new chain; None: one nested stack.
+
+    A chain of more than `flat` members (default: `size`) is split into
+    segments of at most `size`; size 0 never splits.
+    """
+    if not size or count <= (size if flat is None else flat):
         return None
     return split_evenly(count, size)
 
