@@ -13,8 +13,9 @@
 
 Heat 25-27 gives each stack id at most 1000 threads in one engine worker's
 lifetime and every resource event takes one (engine-facts.md), so a nested
-stack of N members survives about 1000 / 2N operations. A chain longer than
-the segment size keeps its members in segments instead: its nested stack
+stack of N members survives about 1000 / (2N + 7) operations (measured:
+chain_shape). A chain created longer than chain_shape's flat size keeps its
+members in segments instead (chain_shape decides when): its nested stack
 holds one chain per segment (the same resource type, so a segment is a chain
 like any other), each holding a contiguous run of the list. The segments run
 in list order (sequential) or in lanes between two gates (concurrent), as

@@ -29,6 +29,12 @@ through it, so indices always follow the current list position.
 What the nested stack looks like (names, dependencies, template, what an
 attribute is made of) is planned in chain_plan, without Heat; this class
 keeps the member list, validates the types and drives the nested stack.
+Its shape (chain_shape) is decided once, at create: one nested stack, as
+in-tree's, unless Heat 25-27's thread budget needs segments
+(chain_segments). Updates keep that layout, so that no member is
+re-created for a change of shape: a segmented chain keeps its segments
+(chains created before an upgrade too), a flat one that grows past the
+flat size stays flat.
 """
 
 from oslo_config import cfg
@@ -44,8 +50,10 @@ from heat.engine.resources import stack_resource
 from heat.engine import support
 
 from heat_lifecycle_plugins import config
+from heat_lifecycle_plugins import heat_internals
 from heat_lifecycle_plugins.resources import chain_plan
 from heat_lifecycle_plugins.resources import chain_segments
+from heat_lifecycle_plugins.resources import chain_shape
 from heat_lifecycle_plugins.resources import common
 from heat_lifecycle_plugins.resources import nested_completion
 
@@ -162,8 +170,11 @@ class ResourceChain(common.StorableErrors,
         self.data_set(MEMBERS_DATA_KEY, jsonutils.dumps(layout))
 
     @staticmethod
-    def _segment_size():
-        return cfg.CONF[config.GROUP.name].chain_segment_size
+    def _shape_limits():
+        """(largest flat chain, segment size) for a new chain here."""
+        return chain_shape.limits(
+            cfg.CONF[config.GROUP.name].chain_segment_size,
+            heat_internals.has_thread_budget())
 
     def _plan(self, types):
         """(names, segments) for `types`; segments None: not segmented."""
@@ -174,8 +185,9 @@ class ResourceChain(common.StorableErrors,
             # or one created by the in-tree type: index names, one stack.
             segments = None
             if self.resource_id is None:
-                segments = chain_segments.initial_segments(
-                    len(types), self._segment_size())
+                flat, size = self._shape_limits()
+                segments = chain_segments.initial_segments(len(types), size,
+                                                           flat)
             return chain_plan.index_names(types), segments
         # A segmented chain's names only say which member stays in which
         # segment (each segment names its own members): fresh names there.
@@ -185,9 +197,11 @@ class ResourceChain(common.StorableErrors,
             by_position=not segmented)
         if not segmented:
             return names, None
+        # Created segmented (perhaps under another setting or release):
+        # new members join segments of the size a new chain would have.
         return chain_segments.plan_segments(
             stored['names'], stored['segments'], names,
-            self._segment_size() or len(types) or 1)
+            self._shape_limits()[1] or chain_shape.SEGMENT_SIZE)
 
     def _current_layout(self):
         """(names, segments) of the members as the chain has them now."""

@@ -23,6 +23,7 @@ from heat.engine.resources.openstack.heat import resource_chain as in_tree
 
 from heat_lifecycle_plugins import heat_internals
 from heat_lifecycle_plugins import releases
+from heat_lifecycle_plugins.resources import chain_shape
 from heat_lifecycle_plugins.resources import resource_chain as ours
 from tests.functional.resource_chain import chain_members
 from tests.functional.resource_chain.templates import ATTRIBUTES
@@ -211,4 +212,113 @@ def test_no_stack_spends_more_threads_than_a_segment(segments_of_3,
     # and three of the stack itself per operation.
     assert max(per_stack) <= 2 * (2 * 4 + 3)
     assert sum(per_stack) >= 2 * 12
+    engine.delete(ident)
+
+
+# -- the shape by release and length, and identity across a change of it ---
+
+def nested_names(engine, ident):
+    return {r['resource_name'] for r in engine.resources(ident,
+                                                         nested_depth=1)
+            if r.get('parent_resource') == 'chain'}
+
+
+def test_a_chain_created_segmented_keeps_its_segments_after_the_upgrade(
+        chain_engine, group):
+    # Created by the old code's setting (segments of 3 standing in for the
+    # old default of 50), updated under the new default (unset).
+    engine = chain_engine
+    types = [A, B, C, A, B, C, A]
+    cfg.CONF.set_override('chain_segment_size', SIZE, group=GROUP)
+    try:
+        ident = engine.create(POSITIONS, params=params(types, group))
+    finally:
+        cfg.CONF.clear_override('chain_segment_size', group=GROUP)
+    before = refs(engine, ident)
+    segments, members = layout(engine, ident)
+    assert segments == {'s0', 's1', 's2'}
+    seen = len(chain_members.events(group))
+    engine.update(ident, POSITIONS, params=params([X] + types + [B], group,
+                                                  value='v2'))
+    assert refs(engine, ident)[1:-1] == before
+    new_segments, members = layout(engine, ident)
+    assert segments <= new_segments
+    assert len(members) == 9
+    assert nested_names(engine, ident) == new_segments
+    assert sorted(e for e in chain_members.events(group)[seen:]
+                  if e[0] != 'update') == sorted([
+                      ('create-start', X), ('create-end', X),
+                      ('create-start', B), ('create-end', B)])
+    assert engine.outputs(ident)['values'] == ['v2'] * 9
+
+
+def test_a_flat_chain_that_grows_past_the_segment_size_stays_flat(
+        chain_engine, group):
+    engine = chain_engine
+    types = [A, B, C, A]
+    ident = engine.create(POSITIONS, params=params(types, group))
+    before = refs(engine, ident)
+    assert nested_names(engine, ident) == {'0', '1', '2', '3'}
+    seen = len(chain_members.events(group))
+    cfg.CONF.set_override('chain_segment_size', SIZE, group=GROUP)
+    try:
+        engine.update(ident, POSITIONS, params=params(
+            [X] + types + [B, C], group))
+    finally:
+        cfg.CONF.clear_override('chain_segment_size', group=GROUP)
+    after = refs(engine, ident)
+    assert after[1:5] == before
+    assert len(set(after)) == 7
+    assert chain_members.events(group)[seen:] == [
+        (event, rtype) for rtype in (X, B, C)
+        for event in ('create-start', 'create-end')]
+    names = nested_names(engine, ident)
+    assert len(names) == 7 and not any(n.startswith('s') for n in names)
+    assert engine.outputs(ident)['kinds'] == [X] + types + [B, C]
+
+
+@pytest.fixture
+def flat_size_of_8(chain_engine, monkeypatch):
+    """The default setting, its flat size 8 and segments of 3.
+
+    chain_shape.FLAT_SIZE (163) and SEGMENT_SIZE (50) scaled down, as
+    segments_of_3 scales the option: a chain of 164 takes minutes here.
+    """
+    monkeypatch.setattr(chain_shape, 'FLAT_SIZE', 8)
+    monkeypatch.setattr(chain_shape, 'SEGMENT_SIZE', SIZE)
+    return chain_engine
+
+
+def test_the_shape_at_the_flat_size_and_past_it(flat_size_of_8, group):
+    # The default setting: one nested stack up to chain_shape.FLAT_SIZE
+    # members; past it segments where Heat has a thread budget, one
+    # nested stack where it has none (24.x).
+    engine = flat_size_of_8
+    flat = chain_shape.FLAT_SIZE
+    ident = engine.create(CHAIN, params=params([A] * flat, group,
+                                               concurrent=True))
+    assert nested_names(engine, ident) == (
+        {str(i) for i in range(flat)} | {'chain_start', 'chain_end'})
+    before = refs(engine, ident)
+    # Growing past it keeps every member, in one nested stack.
+    engine.update(ident, CHAIN, params=params([B] + [A] * flat + [B], group,
+                                              concurrent=True))
+    assert refs(engine, ident)[1:-1] == before
+    names = nested_names(engine, ident)
+    assert len(names) == flat + 4
+    assert not any(n.startswith('s') for n in names)
+    engine.delete(ident)
+
+    ident = engine.create(CHAIN, params=params([A] * (flat + 1), group + 'l',
+                                               concurrent=True))
+    names = nested_names(engine, ident)
+    if heat_internals.has_thread_budget():
+        assert names == {'s0', 's1', 's2', 'chain_start', 'chain_end'}
+        members = [m for m in layout(engine, ident)[1]
+                   if m['resource_type'] == A]
+        assert len(members) == flat + 1
+    else:
+        assert names == ({str(i) for i in range(flat + 1)} |
+                         {'chain_start', 'chain_end'})
+    assert len(set(refs(engine, ident))) == flat + 1
     engine.delete(ident)
