@@ -38,11 +38,24 @@ stack up to FLAT_SIZE = 163 members, the most that survive OPERATIONS =
 that changes). Longer chains are split into segments of SEGMENT_SIZE = 50
 (nine operations each; the chain's own stack holds N / 50 segments).
 
-A chain keeps the shape it was created with (resource_chain): a segmented
-one keeps its segments whatever the setting now says, and a flat one that
-grows past FLAT_SIZE stays flat, so that no member is ever re-created for
-a change of shape. Such a chain spends more threads per operation than a
-segmented one; to segment it, replace it (a new chain resource name).
+A chain keeps its members where they are (resource_chain): a segmented
+one keeps its segments whatever the setting now says, so that no member is
+ever re-created for a change of shape. A flat one that grows past the flat
+size (Heat 25-27 only, grows_into_segments) keeps its k members as direct
+members of its nested stack and takes the new ones in segments beside
+them (chain_segments): moving a member into a segment would re-create it,
+and staying flat would leave a chain of 600 grown from 100 with a nested
+stack whose next create-sized operation needs 1207 threads. With S
+segments its nested stack spends about 2(k + S) + 7 threads per operation
+that touches every item (a re-apply that changes nothing: 3; an update of
+the new members only: 2 a changed segment + 3), each segment 2 x 50 + 7.
+For k <= FLAT_SIZE that is within the budget for growth: 163 direct
+members and 17 segments (1013 members) spend 2 x 180 + 7 = 367, so the
+nested stack survives 2 such operations where a flat chain of 1013
+survives none; k + S <= 163 (up to 163 - k segments) keeps the three of a
+new chain. k > FLAT_SIZE is a chain created flat on 24.x or before this
+change: its nested stack costs what it did, growth adds 2 a segment.
+On 24.x (no budget) a flat chain stays flat whatever it grows to.
 
 chain_segment_size, when an operator sets it, keeps its old meaning on
 every release: a chain longer than it is split into segments of at most
@@ -82,3 +95,12 @@ def is_segmented(count, configured, thread_budget):
     """Whether a new chain of `count` members is created in segments."""
     flat, size = limits(configured, thread_budget)
     return bool(size) and count > flat
+
+
+def grows_into_segments(count, configured, thread_budget):
+    """Whether a flat chain updated to `count` members takes segments.
+
+    Only where Heat has the thread budget (on 24.x a flat chain stays
+    flat) and only past the flat size a new chain would have here.
+    """
+    return thread_budget and is_segmented(count, configured, thread_budget)

@@ -55,3 +55,14 @@ def test_a_chain_over_the_flat_size_is_split_into_segments_of_50():
     assert max(counts) <= shape.SEGMENT_SIZE
     assert len(counts) == -(-(flat + 1) // shape.SEGMENT_SIZE)
     assert cs.initial_segments(2000, *shape.limits(None, False)) is None
+
+
+def test_a_flat_chain_grows_into_segments_only_past_the_flat_size():
+    flat = shape.FLAT_SIZE
+    assert not shape.grows_into_segments(flat, None, True)
+    assert shape.grows_into_segments(flat + 1, None, True)
+    # Heat 24.x: it stays flat, set size or not.
+    assert not shape.grows_into_segments(2000, None, False)
+    assert not shape.grows_into_segments(2000, 50, False)
+    assert shape.grows_into_segments(51, 50, True)
+    assert not shape.grows_into_segments(2000, 0, True)
