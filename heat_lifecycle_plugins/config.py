@@ -118,8 +118,11 @@ chain_opts = [
                     'and never segments. Set, the meaning it always had, on '
                     'every release: a chain created with more than this '
                     'many members is split into segments of at most this '
-                    'many; 0: one nested stack whatever the length. A chain '
-                    'keeps the layout it was created with.'),
+                    'many; 0: one nested stack whatever the length. No '
+                    'member moves for a change of shape: a chain created in '
+                    'segments keeps them; one created as one nested stack '
+                    'that grows past the size on Heat 25-27 keeps its '
+                    'members there and puts the new ones in segments.'),
 ]
 
 
