@@ -231,9 +231,12 @@ def segmented_template(chain_type, types, segments, member_properties,
     """The nested template of a segmented chain: one chain per segment.
 
     Direct members (segment DIRECT, named by `names`) are items of their
-    own, in list order among the segments.
+    own, in list order among the segments; they share the lanes, so each
+    segment's limit is reckoned over every item.
     """
-    seg_limit = segment_limit(len(segment_order(segments)), limit)
+    item_count = len(segment_order(segments)) + sum(
+        1 for seg in segments if seg is DIRECT)
+    seg_limit = segment_limit(item_count, limit)
     items = []
     for pos, seg in enumerate(segments):
         if seg is DIRECT:

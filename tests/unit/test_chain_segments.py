@@ -202,3 +202,16 @@ def test_direct_members_in_the_template_and_its_outputs():
     assert cs.member_locations([D, 's0', 's0'], ['4', '5', '6']) == [
         (D, '4'), ('s0', 0), ('s0', 1)]
     assert cs.segment_order([D, 's0', D, 's1']) == ['s0', 's1']
+
+
+def test_direct_members_and_segments_share_the_concurrency_limit():
+    # 9 direct members and a segment fill 10 lanes: one member at a time
+    # in the segment keeps the chain within its limit of 10.
+    tmpl = cs.segmented_template('T', ['A'] * 12, [D] * 9 + ['s0'] * 3,
+                                 None, True, 10, names=[str(i) for i in
+                                                        range(12)])
+    assert tmpl['resources']['s0']['properties']['concurrency_limit'] == 1
+    tmpl = cs.segmented_template('T', ['A'] * 8, [D] * 2 + ['s0'] * 6,
+                                 None, True, 10, names=[str(i) for i in
+                                                        range(8)])
+    assert tmpl['resources']['s0']['properties']['concurrency_limit'] == 3
