@@ -442,3 +442,23 @@ def test_a_flat_chain_grown_past_the_flat_size_keeps_every_member(
         assert nested_names(engine, ident) == {
             '0', '1', '3', '4', '6', '7', 's0', 's1', 's2', 's3'}
     engine.delete(ident)
+
+
+def test_a_grown_chain_spends_two_threads_an_item_of_its_nested_stack(
+        flat_size_of_8, group):
+    # chain_shape: k direct members and S segments cost 2(k + S) + 3
+    # threads of the nested stack on an update of every member.
+    if not heat_internals.has_thread_budget():
+        pytest.skip('Heat 24.x (eventlet) has no per-stack thread budget')
+    engine = flat_size_of_8
+    ident = engine.create(CHAIN, params=params([A] * 8, group))
+    engine.update(ident, CHAIN, params=params([A] * 14, group))
+    nested = engine.physical_ids(ident)['chain']
+    before = heat_internals.threads_spent(engine.service)[nested][0]
+    engine.update(ident, CHAIN, params=params([A] * 14, group, value='v2'))
+    spent = heat_internals.threads_spent(engine.service)[nested][0]
+    # 23, where the same chain flat would spend 2 x 14 + 3 = 31.
+    assert spent - before == chain_shape.THREADS_PER_MEMBER * (8 + 2) + 3
+    assert nested_names(engine, ident) == (
+        {str(i) for i in range(8)} | {'s0', 's1'})
+    engine.delete(ident)
