@@ -47,7 +47,9 @@ import yaml
 from benchmarks import harness
 from benchmarks.upstream_types import UPSTREAM_CHAIN
 from heat_lifecycle_plugins import config
+from heat_lifecycle_plugins import heat_internals
 from heat_lifecycle_plugins.resources import chain_segments
+from heat_lifecycle_plugins.resources import chain_shape
 
 OURS = 'ours'
 INTREE = 'in-tree'
@@ -71,19 +73,25 @@ def chain_template(chain_type, types, concurrent, value=None):
                                     'properties': props}}}
 
 
-def segment_size():
-    """ours' chain_segment_size as the engine here has it."""
+def shape_limits():
+    """ours' (largest flat chain, segment size) as the engine here has it.
+
+    chain_shape.limits of the chain_segment_size option and this Heat.
+    """
     config.register_opts(cfg.CONF)  # once registered, a no-op
-    return cfg.CONF[config.GROUP.name].chain_segment_size
+    return chain_shape.limits(cfg.CONF[config.GROUP.name].chain_segment_size,
+                              heat_internals.has_thread_budget())
 
 
 def our_lanes(n, limit=LANES):
     """The lanes ours' concurrent chain of N members runs in.
 
     A segmented chain shares `limit` among its segments
-    (chain_segments.segment_limit): 9 lanes at N=150 in 3 segments.
+    (chain_segments.segment_limit): on Heat 25-27, 8 lanes at N=400 in 8
+    segments of 50; one nested stack (N <= 163, or Heat 24.x) runs `limit`.
     """
-    segments = chain_segments.initial_segments(n, segment_size())
+    flat, size = shape_limits()
+    segments = chain_segments.initial_segments(n, size, flat)
     if segments is None:
         return min(limit, n)
     count = len(set(segments))

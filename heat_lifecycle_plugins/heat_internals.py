@@ -270,6 +270,11 @@ def forget_finished_threads():
     return True
 
 
+def has_thread_budget():
+    """Whether heat-engine gives each stack a thread budget (25.0 on)."""
+    return heat_version() >= releases.THREADS_SINCE
+
+
 def threads_spent(engine_service):
     """{stack id: (threads spent, thread budget)} in this engine.
 
@@ -277,7 +282,7 @@ def threads_spent(engine_service):
     and refuses one past its budget, so an operation of a stack that spent
     it waits forever. Empty on 24.x (eventlet pools free their threads).
     """
-    if heat_version() < releases.THREADS_SINCE:
+    if not has_thread_budget():
         return {}
     groups = dict(engine_service.thread_group_mgr.groups)
     return {stack_id: (len(group.threads), group.max_threads)

@@ -29,6 +29,13 @@ through it, so indices always follow the current list position.
 What the nested stack looks like (names, dependencies, template, what an
 attribute is made of) is planned in chain_plan, without Heat; this class
 keeps the member list, validates the types and drives the nested stack.
+Its shape (chain_shape) is decided at create: one nested stack, as
+in-tree's, unless Heat 25-27's thread budget needs segments
+(chain_segments). Updates never move a member, so that none is re-created
+for a change of shape: a segmented chain keeps its segments (chains
+created before an upgrade too); a flat one that grows past the flat size
+on Heat 25-27 keeps its members as direct members of its nested stack and
+puts the new ones in segments beside them.
 """
 
 from oslo_config import cfg
@@ -44,8 +51,10 @@ from heat.engine.resources import stack_resource
 from heat.engine import support
 
 from heat_lifecycle_plugins import config
+from heat_lifecycle_plugins import heat_internals
 from heat_lifecycle_plugins.resources import chain_plan
 from heat_lifecycle_plugins.resources import chain_segments
+from heat_lifecycle_plugins.resources import chain_shape
 from heat_lifecycle_plugins.resources import common
 from heat_lifecycle_plugins.resources import nested_completion
 
@@ -150,7 +159,8 @@ class ResourceChain(common.StorableErrors,
         """The layout stored by the last create or update, or None.
 
         {'types': [...], 'names': [...]} and, for a segmented chain,
-        'segments': the segment of each member.
+        'segments': the segment of each member (null: a direct member of
+        the nested stack, one a flat chain had before it grew).
         """
         raw = self.data().get(MEMBERS_DATA_KEY)
         return jsonutils.loads(raw) if raw else None
@@ -162,8 +172,11 @@ class ResourceChain(common.StorableErrors,
         self.data_set(MEMBERS_DATA_KEY, jsonutils.dumps(layout))
 
     @staticmethod
-    def _segment_size():
-        return cfg.CONF[config.GROUP.name].chain_segment_size
+    def _shape_limits():
+        """(largest flat chain, segment size) for a new chain here."""
+        return chain_shape.limits(
+            cfg.CONF[config.GROUP.name].chain_segment_size,
+            heat_internals.has_thread_budget())
 
     def _plan(self, types):
         """(names, segments) for `types`; segments None: not segmented."""
@@ -174,20 +187,32 @@ class ResourceChain(common.StorableErrors,
             # or one created by the in-tree type: index names, one stack.
             segments = None
             if self.resource_id is None:
-                segments = chain_segments.initial_segments(
-                    len(types), self._segment_size())
+                flat, size = self._shape_limits()
+                segments = chain_segments.initial_segments(len(types), size,
+                                                           flat)
             return chain_plan.index_names(types), segments
-        # A segmented chain's names only say which member stays in which
+        # A segment member's name only says which member stays in which
         # segment (each segment names its own members): fresh names there.
-        segmented = stored.get('segments') is not None
+        old_segments = stored.get('segments')
+        if old_segments is None and chain_shape.grows_into_segments(
+                len(types), cfg.CONF[config.GROUP.name].chain_segment_size,
+                heat_internals.has_thread_budget()):
+            # Flat, grown past the flat size: its members stay direct.
+            old_segments = [chain_segments.DIRECT] * len(stored['names'])
         names = chain_plan.plan_member_names(
             stored['types'], stored['names'], types,
-            by_position=not segmented)
-        if not segmented:
+            by_position=old_segments is None)
+        if old_segments is None:
             return names, None
-        return chain_segments.plan_segments(
-            stored['names'], stored['segments'], names,
-            self._segment_size() or len(types) or 1)
+        # Created segmented (perhaps under another setting or release) or
+        # grown: new members join segments of the size a new chain has.
+        names, segments = chain_segments.plan_segments(
+            stored['names'], old_segments, names,
+            self._shape_limits()[1] or chain_shape.SEGMENT_SIZE)
+        if stored.get('segments') is None and all(
+                seg is chain_segments.DIRECT for seg in segments):
+            return names, None  # no new member: it stays flat as it is
+        return names, segments
 
     def _current_layout(self):
         """(names, segments) of the members as the chain has them now."""
@@ -272,7 +297,8 @@ class ResourceChain(common.StorableErrors,
             return chain_segments.segmented_template(
                 self.type(), types, segments,
                 props[self.RESOURCE_PROPERTIES], props[self.CONCURRENT],
-                props[self.CONCURRENCY_LIMIT], self.referenced_attrs())
+                props[self.CONCURRENCY_LIMIT], self.referenced_attrs(),
+                names)
         return chain_plan.chain_template(
             types, names, props[self.RESOURCE_PROPERTIES],
             props[self.CONCURRENT], props[self.CONCURRENCY_LIMIT],
@@ -302,7 +328,8 @@ class ResourceChain(common.StorableErrors,
                     names, key, path, self._member_ref, self._member_attr)
             else:
                 value = chain_plan.attribute_value(
-                    chain_segments.member_locations(segments), key, path,
+                    chain_segments.member_locations(segments, names), key,
+                    path,
                     self._segment_member_ref, self._segment_member_attr)
         if key == self.REFS:
             return attributes.select_from_attribute(value, path)
@@ -332,11 +359,15 @@ class ResourceChain(common.StorableErrors,
 
     def _segment_member_ref(self, location):
         segment, index = location
+        if segment is chain_segments.DIRECT:
+            return self._member_ref(index)
         return self._member_attr(segment, '%s%d' % (
             chain_plan.MEMBER_KEY_PREFIX, index))
 
     def _segment_member_attr(self, location, *attr_path):
         segment, index = location
+        if segment is chain_segments.DIRECT:
+            return self._member_attr(index, *attr_path)
         return self._member_attr(segment, '%s%d' % (
             chain_plan.MEMBER_KEY_PREFIX, index), *attr_path)
 

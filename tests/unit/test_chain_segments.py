@@ -126,3 +126,92 @@ def test_segmented_template_sequential_and_concurrent():
     assert res['s0']['depends_on'] == res['s1']['depends_on'] == [
         chain_plan.START_GATE]
     assert 'resource_properties' not in res['s0']['properties']
+
+
+# -- a flat chain grown past the flat size: direct members and segments ---
+
+D = cs.DIRECT
+FLAT_NAMES = ['0', '1', '2', '3']
+FLAT_TYPES = ['A', 'B', 'C', 'A']
+
+
+def grow(new_types, old_types=FLAT_TYPES, old_names=FLAT_NAMES,
+         old_segments=None):
+    return plan(old_types, old_names,
+                old_segments or [D] * len(old_names), new_types)
+
+
+def test_a_grown_flat_chain_keeps_its_members_direct_and_named():
+    names, segments = grow(FLAT_TYPES + ['B', 'C', 'A', 'B', 'C'])
+    assert names[:4] == FLAT_NAMES
+    assert segments == [D] * 4 + ['s0'] * 3 + ['s1'] * 2
+    # Fresh names for the new members: no direct member's name again.
+    assert not set(names[4:]) & set(FLAT_NAMES)
+
+
+def test_new_entries_among_direct_members_go_into_segments():
+    names, segments = grow(['X'] + FLAT_TYPES[:2] + ['X'] + FLAT_TYPES[2:])
+    assert [n for n, s in zip(names, segments) if s is D] == FLAT_NAMES
+    assert segments == ['s0', D, D, 's1', D, D]
+
+
+def test_a_grown_chain_updated_keeps_direct_and_segment_members():
+    types = FLAT_TYPES + ['B', 'C', 'A', 'B', 'C']
+    names, segments = grow(types)
+    # Change no type, delete a direct member and a segment member, add one.
+    new_types = types[:1] + types[2:5] + types[6:] + ['X']
+    new_names, new_segments = plan(types, names, segments, new_types)
+    assert new_names[:3] == [names[0]] + names[2:4]
+    assert new_segments[:3] == [D, D, D]
+    kept = dict(zip(names, segments))
+    for name, seg in zip(new_names, new_segments):
+        if name in kept:
+            assert seg == kept[name], name
+    assert new_segments[3:] == ['s0', 's0', 's1', 's1', 's1']
+
+
+def test_direct_members_never_move_nor_take_new_entries():
+    segments = [D, D, 's0', 's0']
+    names, new = plan(['A', 'B', 'C', 'A'], ['0', '1', '7', '8'], segments,
+                      ['A', 'X', 'B', 'C', 'A'])
+    assert names[0] == '0' and names[2] == '1'
+    assert new == [D, 's1', D, 's0', 's0']
+
+
+def test_direct_members_in_the_template_and_its_outputs():
+    tmpl = cs.segmented_template('T', ['A', 'B', 'C', 'A'],
+                                 [D, D, 's0', 's0'], None, False, 10,
+                                 ['refs', ('resource.1', 'kind')],
+                                 names=['0', '5', '7', '8'])
+    res = tmpl['resources']
+    assert set(res) == {'0', '5', 's0'}
+    assert res['0'] == {'type': 'A'}
+    assert res['5']['depends_on'] == ['0']
+    assert res['s0']['depends_on'] == ['5']
+    assert res['s0']['properties']['resources'] == ['C', 'A']
+    assert tmpl['outputs']['refs']['value'] == [
+        {'get_resource': '0'}, {'get_resource': '5'},
+        {'get_attr': ['s0', 'resource.0']}, {'get_attr': ['s0', 'resource.1']}]
+    assert tmpl['outputs']['resource.1, kind']['value'] == {
+        'get_attr': ['5', 'kind']}
+    tmpl = cs.segmented_template('T', ['A', 'B', 'C'], [D, D, 's0'], None,
+                                 True, 10, names=['0', '1', '2'])
+    res = tmpl['resources']
+    assert res['0']['depends_on'] == res['s0']['depends_on'] == [
+        chain_plan.START_GATE]
+    assert cs.member_locations([D, 's0', 's0'], ['4', '5', '6']) == [
+        (D, '4'), ('s0', 0), ('s0', 1)]
+    assert cs.segment_order([D, 's0', D, 's1']) == ['s0', 's1']
+
+
+def test_direct_members_and_segments_share_the_concurrency_limit():
+    # 9 direct members and a segment fill 10 lanes: one member at a time
+    # in the segment keeps the chain within its limit of 10.
+    tmpl = cs.segmented_template('T', ['A'] * 12, [D] * 9 + ['s0'] * 3,
+                                 None, True, 10, names=[str(i) for i in
+                                                        range(12)])
+    assert tmpl['resources']['s0']['properties']['concurrency_limit'] == 1
+    tmpl = cs.segmented_template('T', ['A'] * 8, [D] * 2 + ['s0'] * 6,
+                                 None, True, 10, names=[str(i) for i in
+                                                        range(8)])
+    assert tmpl['resources']['s0']['properties']['concurrency_limit'] == 3

@@ -23,13 +23,14 @@ from heat.engine.resources.openstack.heat import resource_chain as in_tree
 
 from heat_lifecycle_plugins import heat_internals
 from heat_lifecycle_plugins import releases
+from heat_lifecycle_plugins.resources import chain_shape
 from heat_lifecycle_plugins.resources import resource_chain as ours
 from tests.functional.resource_chain import chain_members
 from tests.functional.resource_chain.templates import ATTRIBUTES
 from tests.functional.resource_chain.templates import CHAIN
 from tests.functional.resource_chain.templates import params
 
-A, B, C, X = ('Test::Chain::%s' % n for n in 'ABCX')
+A, B, C, D, E, X, Y, Z = ('Test::Chain::%s' % n for n in 'ABCDEXYZ')
 SIZE = 3
 GROUP = 'heat_lifecycle_plugins'
 
@@ -167,11 +168,15 @@ def test_a_long_in_tree_chain_is_taken_over_as_it_is(segments_of_3, group):
     engine.update(ident, CHAIN, params=params([X, A, B, C, A], group,
                                               value='v2'))
     assert refs(engine, ident)[1:] == before
-    # Still one nested stack: a chain keeps the layout it was created with.
+    # Its members stay in its one nested stack; grown past the size, the
+    # new one is in a segment where Heat has a thread budget (25-27).
     names = {r['resource_name'] for r in engine.resources(ident,
                                                           nested_depth=1)
              if r.get('parent_resource') == 'chain'}
-    assert names == {'0', '1', '2', '3', '4'}
+    if heat_internals.has_thread_budget():
+        assert names == {'0', '1', '2', '3', 's0'}
+    else:
+        assert names == {'0', '1', '2', '3', '4'}
 
 
 def test_attributes_of_a_short_segmented_chain(segments_of_3, group):
@@ -211,4 +216,249 @@ def test_no_stack_spends_more_threads_than_a_segment(segments_of_3,
     # and three of the stack itself per operation.
     assert max(per_stack) <= 2 * (2 * 4 + 3)
     assert sum(per_stack) >= 2 * 12
+    engine.delete(ident)
+
+
+# -- the shape by release and length, and identity across a change of it ---
+
+def nested_names(engine, ident):
+    return {r['resource_name'] for r in engine.resources(ident,
+                                                         nested_depth=1)
+            if r.get('parent_resource') == 'chain'}
+
+
+def test_a_chain_created_segmented_keeps_its_segments_after_the_upgrade(
+        chain_engine, group):
+    # Created by the old code's setting (segments of 3 standing in for the
+    # old default of 50), updated under the new default (unset).
+    engine = chain_engine
+    types = [A, B, C, A, B, C, A]
+    cfg.CONF.set_override('chain_segment_size', SIZE, group=GROUP)
+    try:
+        ident = engine.create(POSITIONS, params=params(types, group))
+    finally:
+        cfg.CONF.clear_override('chain_segment_size', group=GROUP)
+    before = refs(engine, ident)
+    segments, members = layout(engine, ident)
+    assert segments == {'s0', 's1', 's2'}
+    seen = len(chain_members.events(group))
+    engine.update(ident, POSITIONS, params=params([X] + types + [B], group,
+                                                  value='v2'))
+    assert refs(engine, ident)[1:-1] == before
+    new_segments, members = layout(engine, ident)
+    assert segments <= new_segments
+    assert len(members) == 9
+    assert nested_names(engine, ident) == new_segments
+    assert sorted(e for e in chain_members.events(group)[seen:]
+                  if e[0] != 'update') == sorted([
+                      ('create-start', X), ('create-end', X),
+                      ('create-start', B), ('create-end', B)])
+    assert engine.outputs(ident)['values'] == ['v2'] * 9
+
+
+def test_a_flat_chain_grown_past_the_set_size_keeps_its_members(
+        chain_engine, group):
+    # Heat 25-27: its members stay direct, the new ones go into segments;
+    # Heat 24.x (no thread budget): it stays flat.
+    engine = chain_engine
+    types = [A, B, C, A]
+    ident = engine.create(POSITIONS, params=params(types, group))
+    before = refs(engine, ident)
+    assert nested_names(engine, ident) == {'0', '1', '2', '3'}
+    seen = len(chain_members.events(group))
+    cfg.CONF.set_override('chain_segment_size', SIZE, group=GROUP)
+    try:
+        engine.update(ident, POSITIONS, params=params(
+            [X] + types + [B, C], group))
+    finally:
+        cfg.CONF.clear_override('chain_segment_size', group=GROUP)
+    after = refs(engine, ident)
+    assert after[1:5] == before
+    assert len(set(after)) == 7
+    assert chain_members.events(group)[seen:] == [
+        (event, rtype) for rtype in (X, B, C)
+        for event in ('create-start', 'create-end')]
+    names = nested_names(engine, ident)
+    if heat_internals.has_thread_budget():
+        assert names == {'0', '1', '2', '3', 's0', 's1'}
+    else:
+        assert len(names) == 7 and not any(n.startswith('s') for n in names)
+    assert engine.outputs(ident)['kinds'] == [X] + types + [B, C]
+
+
+@pytest.fixture
+def flat_size_of_8(chain_engine, monkeypatch):
+    """The default setting, its flat size 8 and segments of 3.
+
+    chain_shape.FLAT_SIZE (163) and SEGMENT_SIZE (50) scaled down, as
+    segments_of_3 scales the option: a chain of 164 takes minutes here.
+    """
+    monkeypatch.setattr(chain_shape, 'FLAT_SIZE', 8)
+    monkeypatch.setattr(chain_shape, 'SEGMENT_SIZE', SIZE)
+    return chain_engine
+
+
+def test_the_shape_at_the_flat_size_and_past_it(flat_size_of_8, group):
+    # The default setting: one nested stack up to chain_shape.FLAT_SIZE
+    # members; past it segments where Heat has a thread budget, one
+    # nested stack where it has none (24.x).
+    engine = flat_size_of_8
+    flat = chain_shape.FLAT_SIZE
+    ident = engine.create(CHAIN, params=params([A] * flat, group,
+                                               concurrent=True))
+    assert nested_names(engine, ident) == (
+        {str(i) for i in range(flat)} | {'chain_start', 'chain_end'})
+    before = refs(engine, ident)
+    # Growing past it keeps every member: in one nested stack on 24.x, as
+    # direct members beside segments of the new ones on 25-27.
+    engine.update(ident, CHAIN, params=params([B] + [A] * flat + [B], group,
+                                              concurrent=True))
+    assert refs(engine, ident)[1:-1] == before
+    names = nested_names(engine, ident)
+    direct = {str(i) for i in range(flat)} | {'chain_start', 'chain_end'}
+    if heat_internals.has_thread_budget():
+        assert names == direct | {'s0', 's1'}
+    else:
+        assert len(names) == flat + 4
+        assert not any(n.startswith('s') for n in names)
+    assert engine.outputs(ident)['kinds'] == [B] + [A] * flat + [B]
+    engine.delete(ident)
+
+    ident = engine.create(CHAIN, params=params([A] * (flat + 1), group + 'l',
+                                               concurrent=True))
+    names = nested_names(engine, ident)
+    if heat_internals.has_thread_budget():
+        assert names == {'s0', 's1', 's2', 'chain_start', 'chain_end'}
+        members = [m for m in layout(engine, ident)[1]
+                   if m['resource_type'] == A]
+        assert len(members) == flat + 1
+    else:
+        assert names == ({str(i) for i in range(flat + 1)} |
+                         {'chain_start', 'chain_end'})
+    assert len(set(refs(engine, ident))) == flat + 1
+    engine.delete(ident)
+
+
+# -- a flat chain grown past the flat size: direct members and segments ----
+
+GROWN = POSITIONS + '''
+  twelfth: {value: {get_attr: [chain, resource.11]}}
+  third_kind: {value: {get_attr: [chain, resource.2, kind]}}
+'''
+
+
+def outputs_but_refs(engine, ident):
+    out = dict(engine.outputs(ident))
+    got = out.pop('refs')
+    assert out.pop('fifth') == got[4]
+    assert out.pop('twelfth') == got[11]
+    return out
+
+
+def flat_outputs(engine, types, group, **kwargs):
+    """The outputs of an equal chain created flat (no segments)."""
+    cfg.CONF.set_override('chain_segment_size', 0, group=GROUP)
+    try:
+        ident = engine.create(GROWN, params=params(types, group, **kwargs))
+    finally:
+        cfg.CONF.clear_override('chain_segment_size', group=GROUP)
+    out = outputs_but_refs(engine, ident)
+    engine.delete(ident)
+    return out
+
+
+def test_a_flat_chain_grown_past_the_flat_size_keeps_every_member(
+        flat_size_of_8, group):
+    engine = flat_size_of_8
+    # Types that repeat little, so that which member an entry keeps is
+    # plain (chain_plan matches runs of equal types).
+    old = [A, B, C, D, E, Y, Z, B]
+    ident = engine.create(GROWN.replace('resource.11', 'resource.7'),
+                          params=params(old, group))
+    before = refs(engine, ident)
+    seen = len(chain_members.events(group))
+    # Grown to 14: one new member first, five after the old ones.
+    grown = [X] + old + [C, D, E, Y, X]
+    engine.update(ident, GROWN, params=params(grown, group))
+    after = refs(engine, ident)
+    assert after[1:9] == before
+    assert len(set(after)) == 14
+    # Created in list order (sequential), the old ones untouched.
+    assert chain_members.events(group)[seen:] == [
+        (event, rtype) for rtype in (X, C, D, E, Y, X)
+        for event in ('create-start', 'create-end')]
+    names = nested_names(engine, ident)
+    if heat_internals.has_thread_budget():
+        assert names == {str(i) for i in range(8)} | {'s0', 's1', 's2'}
+        segments, members = layout(engine, ident)
+        assert sorted(m['resource_type'] for m in members) == sorted(
+            [X, C, D, E, Y, X])
+    else:
+        assert len(names) == 14 and not any(n.startswith('s')
+                                            for n in names)
+    out = outputs_but_refs(engine, ident)
+    assert out == flat_outputs(engine, grown, group + 'f')
+    assert out['kinds'] == grown
+    # Attributes the template does not reference: read through the
+    # members, direct or in their segment.
+    chain = engine.resource(ident, 'chain',
+                            with_attr=['resource.3', 'resource.12', 'kind'])
+    assert chain['attributes']['resource.3'] == after[3]
+    assert chain['attributes']['resource.12'] == after[12]
+    assert chain['attributes']['kind'] == grown
+
+    # Changed in place (value), an old member's and a new member's type
+    # changed, one old member deleted: every other member kept.
+    seen = len(chain_members.events(group))
+    changed = list(grown)
+    changed[3] = X  # old (direct), was C
+    changed[10] = Z  # new (in a segment), was D
+    del changed[6]  # old (direct), was Y
+    engine.update(ident, GROWN, params=params(changed, group, value='v2'))
+    final = refs(engine, ident)
+    kept = [i for i in range(14) if i not in (3, 6, 10)]
+    assert [final[i - (i > 6)] for i in kept] == [after[i] for i in kept]
+    # The old member whose type changed is a new one (a fresh name; on
+    # 25-27 in a segment: no new entry becomes a direct member).
+    assert final[3] != after[3]
+    deleted, created, updated = [C, Y], [X], kept
+    if heat_internals.has_thread_budget():
+        # The new one keeps its place in its segment, whose own chain
+        # names it by position: Heat updates it in place (D and Z are one
+        # class here). A flat chain names it anew: it is re-created.
+        updated = kept + [10]
+    else:
+        deleted, created = [C, D, Y], [X, Z]
+    events = chain_members.events(group)[seen:]
+    assert sorted(e[1] for e in events if e[0] == 'delete') == deleted
+    assert sorted(e[1] for e in events if e[0] == 'create-start') == created
+    assert sorted(e for e in events if e[0] == 'update') == sorted(
+        ('update', grown[i]) for i in updated)
+    out = outputs_but_refs(engine, ident)
+    assert out == flat_outputs(engine, changed, group + 'g', value='v2')
+    assert out['values'] == ['v2'] * 13
+    if heat_internals.has_thread_budget():
+        # The old member changed is new, in a segment of its own.
+        assert nested_names(engine, ident) == {
+            '0', '1', '3', '4', '6', '7', 's0', 's1', 's2', 's3'}
+    engine.delete(ident)
+
+
+def test_a_grown_chain_spends_two_threads_an_item_of_its_nested_stack(
+        flat_size_of_8, group):
+    # chain_shape: k direct members and S segments cost 2(k + S) + 3
+    # threads of the nested stack on an update of every member.
+    if not heat_internals.has_thread_budget():
+        pytest.skip('Heat 24.x (eventlet) has no per-stack thread budget')
+    engine = flat_size_of_8
+    ident = engine.create(CHAIN, params=params([A] * 8, group))
+    engine.update(ident, CHAIN, params=params([A] * 14, group))
+    nested = engine.physical_ids(ident)['chain']
+    before = heat_internals.threads_spent(engine.service)[nested][0]
+    engine.update(ident, CHAIN, params=params([A] * 14, group, value='v2'))
+    spent = heat_internals.threads_spent(engine.service)[nested][0]
+    # 23, where the same chain flat would spend 2 x 14 + 3 = 31.
+    assert spent - before == chain_shape.THREADS_PER_MEMBER * (8 + 2) + 3
+    assert nested_names(engine, ident) == (
+        {str(i) for i in range(8)} | {'s0', 's1'})
     engine.delete(ident)
