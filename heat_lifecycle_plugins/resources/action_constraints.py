@@ -56,7 +56,8 @@ def sendable(value_type):
     """
     return common.ProblemConstraint(
         value_type, protocol.sendable_problem,
-        _('No string in it holds a lone surrogate (U+D800 to U+DFFF).'))
+        _('No lone surrogate (U+D800 to U+DFFF) anywhere in it: Mistral '
+          'cannot take one.'))
 
 
 def valid_workflow_actions():
