@@ -142,7 +142,12 @@ def tool_options(options, tool, tools):
 # Text Heat's MySQL columns cannot hold: a lone surrogate (JSON may escape
 # one, "\udce9"; UTF-8 cannot encode it) and, as Heat creates its tables
 # with MySQL's 3-byte utf8, any character above U+FFFF.
-_NOT_STORABLE = re.compile('[\ud800-\udfff\U00010000-\U0010ffff]')
+_LONE_SURROGATES = '\ud800-\udfff'
+_NOT_STORABLE = re.compile('[%s\U00010000-\U0010ffff]' % _LONE_SURROGATES)
+# Text no UTF-8 can carry: sent as JSON it goes escaped ("\udce9"), and
+# the server that decodes it fails where it writes it (Mistral stops
+# answering). Above U+FFFF is fine in JSON: it goes as a surrogate pair.
+_NOT_SENDABLE = re.compile('[%s]' % _LONE_SURROGATES)
 # Characters of any text our types raise or store. Heat keeps a failed
 # action's error as the resource's and the stack's status_reason, a MySQL
 # TEXT column (65535 bytes, 3 per character in utf8), prefixed again by
@@ -192,6 +197,33 @@ def whole_text_problem(value, limit):
     if len(value) > limit:
         return ('%d characters is too long: Heat stores at most %d (%s)'
                 % (len(value), limit, shown(value, 40)))
+    return None
+
+
+def _strings(value):
+    """Every string of a JSON value, map keys too, at any depth."""
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield from _strings(key)
+            yield from _strings(item)
+    elif isinstance(value, (list, tuple)):
+        for item in value:
+            yield from _strings(item)
+
+
+def sendable_problem(value):
+    """Why a JSON value cannot be sent to another service as text, or None.
+
+    A string holding a lone surrogate, anywhere in it: the one character
+    no UTF-8 text can carry. Text above U+FFFF is sent (JSON escapes it
+    as a pair); whether it can be stored is the receiver's to say.
+    """
+    for text in _strings(value):
+        if _NOT_SENDABLE.search(text):
+            return ('%s holds a lone surrogate, a character no UTF-8 text '
+                    'can carry' % shown(text))
     return None
 
 

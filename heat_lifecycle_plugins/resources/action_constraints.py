@@ -48,6 +48,18 @@ def storable_whole(limit):
         _('At most %d characters, none above U+FFFF.') % limit)
 
 
+def sendable(value_type):
+    """Text a workflow gets: no lone surrogate in any string of the value.
+
+    Mistral cannot take one (protocol.sendable_problem); refused here, it
+    is named by property before anything is sent.
+    """
+    return common.ProblemConstraint(
+        value_type, protocol.sendable_problem,
+        _('No lone surrogate (U+D800 to U+DFFF) anywhere in it: Mistral '
+          'cannot take one.'))
+
+
 def valid_workflow_actions():
     """ExternalResource's actions: names to {workflow, params}.
 
@@ -98,4 +110,7 @@ def workflow_action_problem(name, spec):
     if params is not None and not isinstance(params, dict):
         return '%s.params must be a map, not %s' % (
             where, protocol.shown(params))
+    problem = protocol.sendable_problem(spec)
+    if problem:
+        return '%s: %s' % (where, problem)
     return None

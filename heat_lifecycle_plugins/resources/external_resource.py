@@ -110,13 +110,18 @@ class ExternalResource(common.StorableErrors, signal_callers.SignalCallers,
             properties.Schema.STRING,
             _('Name or id of the Mistral workflow to execute.'),
             required=True,
-            constraints=[constraints.CustomConstraint(WORKFLOW_CONSTRAINT)],
+            # Sendable first: the custom constraint asks Mistral.
+            constraints=[action_constraints.sendable(
+                constraints.Schema.STRING_TYPE),
+                constraints.CustomConstraint(WORKFLOW_CONSTRAINT)],
         ),
         PARAMS: properties.Schema(
             properties.Schema.MAP,
             _('Execution params for Mistral (e.g. env, a map; task_name '
               'for reverse workflows).'),
             default={},
+            constraints=[action_constraints.sendable(
+                constraints.Schema.MAP_TYPE)],
         ),
     }
 
@@ -142,12 +147,16 @@ class ExternalResource(common.StorableErrors, signal_callers.SignalCallers,
             _('Input of the workflows.'),
             default={},
             update_allowed=True,
+            constraints=[action_constraints.sendable(
+                constraints.Schema.MAP_TYPE)],
         ),
         DESCRIPTION: properties.Schema(
             properties.Schema.STRING,
             _('Description of the workflow executions.'),
             default='Heat managed',
             update_allowed=True,
+            constraints=[action_constraints.sendable(
+                constraints.Schema.STRING_TYPE)],
         ),
         REPLACE_ON_CHANGE: properties.Schema(
             properties.Schema.LIST,
@@ -201,6 +210,8 @@ class ExternalResource(common.StorableErrors, signal_callers.SignalCallers,
             _('Workflow input of requested actions only, merged over '
               'input.'),
             update_allowed=True,
+            constraints=[action_constraints.sendable(
+                constraints.Schema.MAP_TYPE)],
             support_status=common.ADDED,
         ),
     }

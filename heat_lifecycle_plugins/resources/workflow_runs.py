@@ -30,6 +30,8 @@ from heat_lifecycle_plugins.clients import executions
 from heat_lifecycle_plugins.clients import mistral
 from heat_lifecycle_plugins import config
 from heat_lifecycle_plugins import heat_internals
+from heat_lifecycle_plugins import protocol
+from heat_lifecycle_plugins.resources import common
 from heat_lifecycle_plugins.resources import execution_notices as notices
 from heat_lifecycle_plugins.resources import execution_results as results
 from heat_lifecycle_plugins.resources import stored_outputs
@@ -132,6 +134,7 @@ class WorkflowRuns(object):
         spec = spec or self._action_spec(action, props)
         if not spec:
             return None
+        self._refuse_unsendable(action, props, spec, extra_input)
         self._settle_unread()
         workflow = spec[self.WORKFLOW]
         params = results.execution_params(action, spec.get(self.PARAMS),
@@ -163,6 +166,26 @@ class WorkflowRuns(object):
         return Watch(run, executions.Schedule(
             started, opts().mistral_poll_interval,
             period=period if waiting.url else None), bool(waiting.url))
+
+    def _refuse_unsendable(self, action, props, spec, extra_input):
+        """Refuse, naming the property, text Mistral cannot take.
+
+        The constraints (action_constraints.sendable) refuse it where Heat
+        checks properties; a replace_decision runs before Heat checks an
+        update's, and DELETE, SUSPEND, RESUME and CHECK run unchecked: a
+        value that came through get_attr is refused here.
+        """
+        own = ((self.REPLACE_DECISION,) if action == DECISION
+               else (self.EX_ACTIONS, action))
+        for path, value in (((self.INPUT,), props[self.INPUT]),
+                            ((self.ACTION_INPUTS,), extra_input),
+                            ((self.DESCRIPTION,), props[self.DESCRIPTION]),
+                            (own, spec)):
+            problem = protocol.sendable_problem(value)
+            if problem:
+                raise exception.StackValidationFailed(
+                    error='Property error',
+                    path=common.property_path(self, *path), message=problem)
 
     def _workflow_input(self, workflow, props, extra_input=None):
         """What an execution of `workflow` gets as input.

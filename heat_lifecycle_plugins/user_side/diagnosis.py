@@ -69,6 +69,8 @@ _TASK = re.compile(r'task (?P<task>\S+) failed: (?P<error>.*?)'
                    r'(?=; task \S+ failed: |$)')
 # A deployment's SIGNAL event for a progress signal, and its status_reason
 # while in progress (deployment_signals).
+# The Ansible callback's failure: "task [name] failed on host: message".
+_FAILED_TASK = re.compile(r'task \[.*?\] (?:failed|unreachable) on ')
 _PROGRESS_EVENT = re.compile(r' in progress: (.*)$')
 _PROGRESS_REASON = re.compile(r'^In progress: (.*)$')
 
@@ -148,8 +150,19 @@ def stderr_tail(stderr, lines=STDERR_LINES):
     return kept[-lines:]
 
 
-def _tool_last_words(tail):
-    """The last stderr line the tool itself wrote (not the agent's note)."""
+def _tool_last_words(tail, reason=''):
+    """The failed task a reason names, or the tool's last stderr line.
+
+    The agent's reason (the deployment's, or its note on stderr) leads
+    with the task Ansible failed on (agent/ansible_callbacks): it wins
+    over a warning the tool wrote last. Else the last line the tool
+    itself wrote (not the agent's note).
+    """
+    notes = [line.strip()[len(AGENT_NOTE):].strip() for line in tail
+             if line.lstrip().startswith(AGENT_NOTE)]
+    for said in [reason] + notes:
+        if _FAILED_TASK.match(said or ''):
+            return said.strip()
     for line in reversed(tail):
         if not line.lstrip().startswith(AGENT_NOTE):
             return line.strip()
@@ -213,7 +226,7 @@ def _deployment(reason, deployment, events):
     deadline = _DEADLINE.search(dep_reason) or _DEADLINE.search(reason)
     if deadline:
         return DEADLINE, deadline.group(1), details
-    words = _tool_last_words(tail)
+    words = _tool_last_words(tail, dep_reason)
     if words and status != protocol.IN_PROGRESS:
         return DEPLOYMENT, words, details
     if status == protocol.IN_PROGRESS:

@@ -257,10 +257,13 @@ def run_time_value(case):
             ENGINE.delete(ident)
 
 
-# What a failed update says, by the property made bad. An execution id
-# Mistral cannot encode (a lone surrogate) Mistral refuses itself (HTTP
-# 500, the long search's find, 2026-11-28).
+# What a failed update says, by the property made bad. A description (an
+# execution id) with a lone surrogate, once Mistral's HTTP 500, is now
+# refused before it is sent, as any lone surrogate is.
 MISTRAL_SAID = 'MistralError: resources.thing: Mistral at '
+# ExternalResource's properties these cases make bad that go to Mistral
+# (of the type they must be: a lone surrogate is what is wrong).
+SENT_TO_MISTRAL = ('input', 'description', 'action_inputs')
 STORED_WHOLE = {'name': 'Properties.name',
                 'action_request': 'Properties.action_request',
                 'description': MISTRAL_SAID}
@@ -271,11 +274,15 @@ def stored_whole_update(case):
 
     The update is refused (4xx) or ends COMPLETE or FAILED; every stored
     reason is storable; a failed update of a name or token names the
-    property, of a description Mistral's error. A DELETE may fail only
-    on an execution id Heat cannot keep or Mistral refuses (its reason
-    storable): once the Mistral gives ids of its own again, it completes.
+    property, of a description Mistral's error; one with a lone surrogate
+    (which Mistral cannot take) fails naming the property. A DELETE may
+    fail only on an execution id Heat cannot keep or Mistral refuses (its
+    reason storable): once the Mistral gives ids of its own again, it
+    completes.
     """
     _name, before, after, _resource, prop = case
+    lone = prop in SENT_TO_MISTRAL and protocol.sendable_problem(
+        after['resources'][templates.BAD]['properties']['value'])
     ident = ENGINE.create(before)
     try:
         refused = refusal(lambda: ENGINE.update(ident, after, wait=False))
@@ -283,7 +290,12 @@ def stored_whole_update(case):
             updated = ENGINE.wait(ident, 'UPDATE', expect=None, timeout=60)
             reasons_are_storable(ident)
             reason = updated['stack_status_reason']
-            if updated['stack_status'] == 'FAILED' and prop in STORED_WHOLE:
+            if lone:  # refused before Mistral is asked, by property
+                assert updated['stack_status'] == 'FAILED', updated
+                for part in (prop, 'lone surrogate'):
+                    assert part in reason, (part, reason[:2000])
+            elif (updated['stack_status'] == 'FAILED' and
+                  prop in STORED_WHOLE):
                 assert STORED_WHOLE[prop] in reason, reason[:2000]
     finally:
         state = ENGINE.delete(ident, expect=None)

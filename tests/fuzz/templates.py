@@ -255,12 +255,25 @@ def _chosen_ids():
     """
     ids = (st.uuids().map(str) | strategies.texts(40) |
            strategies.big_texts() |
-           st.sampled_from(('x' * 255, 'x' * 256, '\U0001f600', 'caf\udce9')))
+           st.sampled_from(('x' * 255, 'x' * 256, '\U0001f600', 'caf\udce9',
+                            '\ud800x')))
     return ids.map(lambda found: mistral_server.CHOSEN_ID + found)
 
 
 def _bad_texts():
     return st.sampled_from(UNSTORABLE) | strategies.strings()
+
+
+# Values holding a lone surrogate, which no Mistral can take: at any
+# depth, in a key too (the long search's find, 2026-11-28).
+LONE = ('caf\udce9', '\ud800', ['x', 'b\udc80'], {'k': {'\udfff': 1}})
+
+
+def _lone_maps():
+    """Maps (action_inputs) with a lone surrogate, or good ones."""
+    return (st.sampled_from([{'size': value} for value in LONE]) |
+            st.dictionaries(st.sampled_from(('size', 'k')), SCALARS,
+                            max_size=2))
 
 
 _DECIDING = dict(RUN_TIME['external']['thing']['properties'],
@@ -281,7 +294,11 @@ STORED_WHOLE = {
     'execution id': ('external', 'thing', 'description', ('description',),
                      'a thing', _chosen_ids),
     'replace_decision': ('deciding', 'thing', 'input', ('input', 'size'),
-                         1, lambda: json_value() | _bad_texts()),
+                         1, lambda: (json_value() | _bad_texts() |
+                                     st.sampled_from(LONE))),
+    # A request (the token changes too) with its own inputs.
+    'requested inputs': ('external', 'thing', 'action_inputs',
+                         ('action_inputs',), {}, _lone_maps),
 }
 RUN_TIME_UPDATED = dict(RUN_TIME, deciding={'thing': dict(
     RUN_TIME['external']['thing'], properties=_DECIDING)})
@@ -294,6 +311,8 @@ def _given(name, path, value):
     _at(props, path[:-1])[path[-1]] = {'get_attr': [BAD, 'value']}
     if name == 'external' and path == ('description',):
         props['input'] = {'size': 2 if value != 'a thing' else 1}
+    if path == ('action_inputs',) and value != {}:
+        props['action_request'] = 'rotate-1'  # a new request
     found['resources'][BAD] = {'type': 'OS::Heat::Value',
                                'properties': {'value': value}}
     return found
@@ -304,9 +323,9 @@ def stored_whole_updates(draw):
     """A stack whose value Heat stores whole is made bad by an update.
 
     The deployment's name, a request token, the id Mistral gives an
-    execution, a replace_decision's input: each through get_attr, good
-    on CREATE, then any value. A case: (name, before, after, resource,
-    prop).
+    execution, a replace_decision's input, a request's action_inputs:
+    each through get_attr, good on CREATE, then any value. A case:
+    (name, before, after, resource, prop).
     """
     place = draw(st.sampled_from(sorted(STORED_WHOLE)))
     name, resource, prop, path, good, bad = STORED_WHOLE[place]

@@ -15,6 +15,8 @@ The shapes are those the loopback cloud's heat-api returned (tests/e2e/
 test_why.py runs the same cases for real); reasons are Heat's own texts.
 """
 
+import pytest
+
 from heat_lifecycle_plugins.user_side import diagnosis
 from heat_lifecycle_plugins.user_side import report
 
@@ -87,6 +89,31 @@ def chain_with_failing_deployment():
                              'exited with status 4',
             'deploy_status_code': 4}}}
     return resources, events, deployments
+
+
+ANSIBLE_REASON = ('task [check the database] failed on localhost: the '
+                  'database is not reachable (hook ansible: the tool exited '
+                  'with status 2)')
+ANSIBLE_WARNING = ('[WARNING]: Platform linux on host localhost is using '
+                   'the discovered Python interpreter')
+
+
+@pytest.mark.parametrize('status_aware', [True, False])
+def test_a_failed_ansible_task_wins_over_a_warning_on_stderr(status_aware):
+    """The callback's reason names the task (issue 54); a warning after it.
+
+    Not status-aware: the reason is only in the agent's note on stderr.
+    """
+    resources, events, deployments = chain_with_failing_deployment()
+    deployment = deployments['deployment-id']
+    deployment['status_reason'] = (ANSIBLE_REASON if status_aware else
+                                   'Deployment exited with status 2')
+    deployment['output_values'].update(
+        deploy_status_code=2, deploy_stderr=ANSIBLE_WARNING +
+        '\n[heat-lifecycle-agent] ' + ANSIBLE_REASON)
+    first = diagnosis.explain(stack(), resources, events, deployments)[0]
+    assert (first.kind, first.cause) == (diagnosis.DEPLOYMENT, ANSIBLE_REASON)
+    assert first.details['stderr_tail'][0] == ANSIBLE_WARNING
 
 
 def test_a_stack_that_did_not_fail_has_nothing_to_explain():

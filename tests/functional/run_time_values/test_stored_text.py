@@ -21,10 +21,12 @@ naming what was wrong, stored as the database holds it, and deletes.
 """
 
 import copy
+import json
 
 import pytest
 
 from heat_lifecycle_fixtures import mistral_server
+from tests.functional.external_resource import conftest as external
 from tests.fuzz import checks_templates
 from tests.fuzz import templates
 
@@ -33,6 +35,10 @@ BAD_TEXT = {'300 characters': 'n' * 300, 'above U+FFFF': 'n\U0001f600'}
 SAYS = {'300 characters': 'Heat stores at most 255',
         'above U+FFFF': 'cannot store'}
 GET_ATTR = {'get_attr': [templates.BAD, 'value']}
+# Text no UTF-8 carries, which no Mistral can take, and what its refusal
+# says: the value escaped.
+LONE = 'caf\udce9'
+LONE_SAID = ('thing', 'lone surrogate', repr(LONE)[1:-1])
 
 
 def _engine():
@@ -170,14 +176,13 @@ def test_an_execution_id_heat_cannot_keep_fails_create_and_deletes(
     _create_fails(_thing(_chosen(bad)), *UNKEPT)
 
 
-def test_an_execution_id_mistral_cannot_encode_fails_create_and_deletes(
+def test_a_description_mistral_cannot_take_fails_create_by_name(
         checked_engine):
-    """The long fuzz search's find (2026-11-28): a lone surrogate.
+    """A lone surrogate (the long fuzz search's find, 2026-11-28).
 
-    Mistral itself answers HTTP 500; the reason says so, storable.
+    Once Mistral answered HTTP 500; now it is refused before it is sent.
     """
-    _create_fails(_thing(mistral_server.CHOSEN_ID + 'caf\udce9'), 'thing',
-                  'refused to start workflow echo_size_only')
+    _create_fails(_thing(mistral_server.CHOSEN_ID + LONE), *LONE_SAID)
 
 
 @pytest.mark.parametrize('bad', sorted(BAD_TEXT))
@@ -220,13 +225,13 @@ def test_an_execution_id_heat_cannot_keep_fails_delete_then_deletes(
 
 # -- replace_decision -------------------------------------------------------
 
-def _deciding(size):
+def _deciding(size, actions=None):
     """A thing whose input change asks a workflow that fails quoting it."""
     return _with_value({
         'heat_template_version': '2016-10-14',
         'resources': {'thing': {
             'type': 'OS::Mistral::ExternalResource', 'properties': {
-                'actions': {'CREATE': {'workflow': 'echo_create'}},
+                'actions': actions or {'CREATE': {'workflow': 'echo_create'}},
                 'replace_decision': {'workflow': 'fail_quoting_size'},
                 'input': {'size': GET_ATTR}}}}}, size)
 
@@ -246,3 +251,31 @@ def test_an_input_heat_refuses_in_the_replace_decision_fails_the_update(
     after['resources']['thing']['properties']['input'] = GET_ATTR
     _update_fails(template, _with_value(after, 'n\U0001f600'), 'thing',
                   'input')
+
+
+def test_a_replace_decision_input_mistral_cannot_take_fails_the_update(
+        checked_engine, mistral):
+    """The long fuzz search's find (2026-11-28): Mistral stopped answering.
+
+    The decision runs before Heat checks the update's properties: refused
+    there, naming the input, before anything is sent.
+    """
+    workflow = {'workflow': 'echo_create'}
+    actions = {'CREATE': workflow, 'DELETE': workflow}
+    before = len(external.executions_of(mistral, 'echo_create'))
+    _update_fails(_deciding(2, actions), _deciding(LONE, actions),
+                  'properties.input', *LONE_SAID)
+    # CREATE, then DELETE with the input the thing was created with.
+    ran = external.executions_of(mistral, 'echo_create')[before:]
+    assert [json.loads(e.input)['size'] for e in ran] == [2, 2]
+
+
+def test_requested_inputs_mistral_cannot_take_fail_the_update(
+        checked_engine):
+    """action_inputs of a request, through get_attr."""
+    template = templates.template('external', templates.RUN_TIME['external'])
+    after = copy.deepcopy(template)
+    after['resources']['thing']['properties'].update(
+        action_request='rotate-1', action_inputs=GET_ATTR)
+    _update_fails(template, _with_value(after, {'size': [LONE]}),
+                  'action_inputs', *LONE_SAID)
