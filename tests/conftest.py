@@ -27,7 +27,8 @@ PROBE_DIST = os.path.join(HERE, 'fixture_dists', 'probe')
 BROKEN_DIST = os.path.join(HERE, 'fixture_dists', 'broken')
 # The tiers that test the installed wheel (tools/matrix.py); tests/unit
 # and tests/agent import the checkout.
-WHEEL_TIERS = ('functional', 'e2e', 'fault', 'bench', 'dist', 'fuzz')
+WHEEL_TIERS = ('functional', 'e2e', 'fault', 'bench', 'dist', 'fuzz',
+               'browser')
 
 
 def package_from_the_tree():

@@ -13,8 +13,10 @@
 # Installs the Debian packages the test suite and the demo need: python3-venv
 # (every venv), and MariaDB (Heat's database) and RabbitMQ (heat-engine <->
 # heat-api), which they run privately on loopback.
-#   bash tools/install-system-deps.sh [--python-only]
+#   bash tools/install-system-deps.sh [--python-only | --browser]
 # --python-only: python3-venv alone; the unit tier needs nothing else.
+# --browser: chromium and chromium-driver too, for the browser tier
+# (tests/browser: Selenium drives Debian's chromium, never a downloaded one).
 # None of them is started as a system service, and the machine's service
 # policy is left as it was found.
 set -euo pipefail
@@ -24,6 +26,10 @@ python3 -c 'import ensurepip, venv' >/dev/null 2>&1 || need+=(python3-venv)
 if [ "${1:-}" != --python-only ]; then
     command -v mariadbd >/dev/null 2>&1 || need+=(mariadb-server)
     [ -x /usr/lib/rabbitmq/bin/rabbitmq-server ] || need+=(rabbitmq-server)
+fi
+if [ "${1:-}" = --browser ]; then
+    [ -x /usr/bin/chromium ] || need+=(chromium)
+    [ -x /usr/bin/chromedriver ] || need+=(chromium-driver)
 fi
 [ ${#need[@]} -eq 0 ] && exit 0
 

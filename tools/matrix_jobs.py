@@ -39,6 +39,7 @@ TIERS = {
     'bench': Tier(['tests/bench'], 'newest', None, True),
     'dist': Tier(['tests/dist'], 'newest', None, True),
     'fuzz': Tier(['tests/fuzz'], 'newest', None, True),
+    'browser': Tier(['tests/browser'], 'newest', None, True),
     'lint': Tier(None, ONCE, ['bash', 'tools/lint.sh'], False),
     # With the check of the generated references, which needs the newest
     # series on the machine's Python (tests/unit/test_references.py).
@@ -58,14 +59,16 @@ JOBS = 3
 # jobs beside it and a long search.
 JOB_TIMEOUT = {'unit': 900, 'functional': 2700, 'e2e': 2700, 'fault': 2700,
                'dist': 1500, 'fuzz': 1500, 'bench': 1200, 'lint': 600,
-               'docs': 600}
+               'docs': 600, 'browser': 1200}
 # Longest first, so that the lanes finish close together; the benchmark
 # smokes (about 6 min) are a job of their own, so that they fill a lane's
 # end instead of lengthening the longest job (e2e). Fault before
 # functional: with functional first, 2025.1's fault (about 1000 s) waited
 # behind four functional jobs (351-582 s) and ended the run alone.
-TIER_ORDER = ('e2e', 'fault', 'functional', 'dist', 'fuzz', 'bench', 'unit',
-              'docs', 'lint')
+# The browser tier (about 160 s with its dashboard venv built from an
+# empty pip cache, 60 s without) fills a lane's end after the benchmarks.
+TIER_ORDER = ('e2e', 'fault', 'functional', 'dist', 'fuzz', 'bench',
+              'browser', 'unit', 'docs', 'lint')
 
 
 def series_settings():

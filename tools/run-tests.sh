@@ -30,8 +30,17 @@ if [ "${1:-}" = --heat ]; then
     series=$2
     shift 2
 fi
-# Tests under tests/unit alone need no MariaDB or RabbitMQ, and so no root.
+# Tests under tests/unit alone need no MariaDB or RabbitMQ, and so no root;
+# the browser tier (in the matrix, or named) needs chromium too.
 only_unit=0
+browser=0
+[ $# -eq 0 ] && browser=1
+for arg in "$@"; do
+    case $arg in
+        tests|tests/|./tests|./tests/|tests/browser*|./tests/browser*)
+            browser=1 ;;
+    esac
+done
 for arg in "$@"; do
     case $arg in
         tests/unit|tests/unit/*|./tests/unit|./tests/unit/*) only_unit=1 ;;
@@ -40,6 +49,8 @@ for arg in "$@"; do
 done
 if [ "$only_unit" = 1 ]; then
     bash tools/install-system-deps.sh --python-only
+elif [ "$browser" = 1 ]; then
+    bash tools/install-system-deps.sh --browser
 else
     bash tools/install-system-deps.sh
 fi

@@ -15,3 +15,13 @@ HLP_SERIES_ALL="2025.1 2025.2 2026.1 2026.2"
 HLP_SERIES_DEFAULT=2026.2
 # Series whose e2e tier CI runs: the oldest (eventlet) and the newest.
 HLP_SERIES_E2E="2025.1 2026.2"
+# The series named (default: the newest); exits 2 on an unknown one:
+#   series=$(hlp_series "${1:-}")
+hlp_series() {
+    local series=${1:-$HLP_SERIES_DEFAULT}
+    case " $HLP_SERIES_ALL " in
+        *" $series "*) echo "$series" ;;
+        *) echo "unknown Heat series '$series' (supported: $HLP_SERIES_ALL)" >&2
+           exit 2 ;;
+    esac
+}

@@ -21,12 +21,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . tools/series.sh
-series=${1:-$HLP_SERIES_DEFAULT}
-case " $HLP_SERIES_ALL " in
-    *" $series "*) ;;
-    *) echo "unknown Heat series '$series' (supported: $HLP_SERIES_ALL)" >&2
-       exit 2 ;;
-esac
+series=$(hlp_series "${1:-}")
 venv=${HLP_VENVS:-$PWD/.venvs}/$series
 stamp="$venv/.installed-from"
 want=$(cat constraints/"$series".txt constraints/upper-constraints-"$series".txt \
