@@ -1,0 +1,249 @@
+# Licensed under the Apache License, Version 2.0 (the "License"); you may
+# not use this file except in compliance with the License. You may obtain
+# a copy of the License at
+#
+#      http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+# WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+# License for the specific language governing permissions and limitations
+# under the License.
+"""The Lifecycle tab in chromium, on stacks whose deployments really run.
+
+The stacks are tests/e2e's chain (templates/osc/chain.yaml) on a
+DeployedServer whose real agent runs the scripts; its second member is
+templates/slow_steps.yaml here (three milestones, a BACKUP that takes a
+while) or e2e's osc/exit3.yaml (fails). A member (demo) and a reader of
+the demo project look at them through Horizon, whose host has
+heat-dashboard's policy in force (dashboard_host.py).
+
+The action form is opened as the page its button links to. Clicked, the
+button opens it as Horizon's modal, by ajax, for which Horizon renders
+heat_lifecycle_dashboard/_run_action.html (ModalFormMixin's ajax
+template): the package has no such template and the modal is an error.
+"""
+
+import os
+
+import pytest
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import Select
+from selenium.webdriver.support.ui import WebDriverWait
+
+from heat_lifecycle_fixtures import keystone
+from heat_lifecycle_fixtures import stacks
+from tests.browser import dashboard_host
+from tests.browser import pages
+from tests.browser import test_stack_pages as stack_pages
+from tests.e2e.conftest import driver  # noqa: F401 (a shared fixture)
+from tests.e2e.conftest import heat  # noqa: F401
+from tests.e2e import test_resource_chain as e2e_templates
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+CHAIN = e2e_templates.read('osc/chain.yaml')
+SLOW = 'browser/slow_steps.yaml'
+with open(os.path.join(HERE, 'templates', 'slow_steps.yaml')) as f:
+    FILES = {SLOW: f.read()}
+FILES.update({'osc/%s' % name: e2e_templates.read('osc/%s' % name)
+              for name in ('quiet.yaml', 'exit3.yaml')})
+MEMBER = 'chain/1/deployment'
+MILESTONES = ('step 1 of 3: fetching', 'step 2 of 3: migrating',
+              'step 3 of 3: checking')
+NO_DEPLOYMENTS = ('This stack has no software deployments or external '
+                  'resources.')
+REFUSED = ("Resource details are refused by the cloud's policy: your role "
+           "may read the stack but not its resources.")
+BACKUP_MILESTONE = 'backup browser: copying'
+EXIT3_CAUSE = 'cannot reach the database at db.internal:5432'
+
+
+@pytest.fixture(scope='module')
+def horizon(cloud, horizon_venv, tmp_path_factory):  # noqa: F811
+    """conftest's dashboard host, heat-dashboard's policy in force."""
+    with dashboard_host.HorizonWithHeatPolicy(
+            str(tmp_path_factory.mktemp('horizon')), horizon_venv,
+            cloud.keystone.url) as server:
+        yield server
+
+
+@pytest.fixture(scope='module')
+def slow_chain(cloud, tmp_path_factory):  # noqa: F811
+    """(StackDriver, id) of the chain, its CREATE still running."""
+    with stacks.StackDriver(cloud.heat_client(),
+                            str(tmp_path_factory.mktemp('slow-chain')),
+                            prefix='browser') as stack_driver:
+        stack_id = stack_driver.create(
+            CHAIN, {'second': SLOW}, files=FILES, servers=['server'],
+            wait=False, agent_options={'milestone_interval': 1})
+        yield stack_driver, stack_id
+
+
+@pytest.fixture(scope='module')
+def empty_stack(cloud, tmp_path_factory):  # noqa: F811
+    """The id of a stack with no deployment (test_stack_pages' template)."""
+    with stacks.StackDriver(cloud.heat_client(),
+                            str(tmp_path_factory.mktemp('empty')),
+                            prefix='browser') as stack_driver:
+        yield stack_driver.create(stack_pages.SMALL_STACK)
+
+
+def member_login(browser, horizon):
+    browser.login(horizon.url, 'demo', keystone.DEMO_PASSWORD)
+
+
+def test_milestones_appear_in_place_then_the_final_state(
+        browser, horizon, slow_chain):
+    _stack_driver, stack_id = slow_chain
+    member_login(browser, horizon)
+    page, _pane = pages.open_tab(browser, horizon, stack_id)
+    tab = page.find_element(By.CSS_SELECTOR, pages.TAB)
+    assert tab.get_attribute('data-final') == 'false', pages.tab_text(page)
+    pages.set_mark(page, 'this page')
+
+    seen = pages.watch_row(page, MEMBER,
+                           lambda row: row['status'] == 'COMPLETE')
+    shown = [progress for _status, _action, progress in seen]
+    # At least two milestones, each shown while the deployment ran, in
+    # their order; the page is the one the tab was opened on.
+    running = [progress for status, _action, progress in seen
+               if status == 'IN_PROGRESS']
+    found = [m for m in MILESTONES if any(m in p for p in running)]
+    assert len(found) >= 2, shown
+    assert [m for m in MILESTONES if m in found] == found
+    assert pages.mark(page) == 'this page', 'the page was reloaded'
+
+    WebDriverWait(page, pages.PAGE_WAIT).until(
+        lambda d: d.find_element(By.CSS_SELECTOR, pages.TAB).get_attribute(
+            'data-final') == 'true')
+    assert page.find_element(
+        By.CSS_SELECTOR, '.lifecycle-stack-status').text == 'CREATE_COMPLETE'
+    final = pages.rows(page)
+    assert final[MEMBER]['status'] == 'COMPLETE', final
+    # heat-api's word for a deployment's signal that ended it.
+    assert final[MEMBER]['progress'] == 'Outputs received', final
+    assert final['chain/0/deployment']['status'] == 'COMPLETE', final
+    assert pages.mark(page) == 'this page', 'the page was reloaded'
+
+
+def test_a_failed_chain_member_is_the_first_cause(
+        browser, horizon, driver):  # noqa: F811
+    stack_id = driver.create(CHAIN, {'second': 'osc/exit3.yaml'},
+                             files=FILES, servers=['server'],
+                             expect='FAILED')
+    member_login(browser, horizon)
+    page, _pane = pages.open_tab(browser, horizon, stack_id)
+    found = pages.causes(page)
+    assert found[0] == (MEMBER, EXIT3_CAUSE), found
+    assert [path for path, _line in found] == [MEMBER, 'chain/1', 'chain']
+    first = page.find_element(By.CSS_SELECTOR, 'li.lifecycle-cause')
+    assert 'lifecycle-role-cause' in first.get_attribute('class')
+    details = first.find_element(By.CSS_SELECTOR, '.lifecycle-details').text
+    assert 'status code: 3' in details.splitlines(), details
+    assert pages.rows(page)[MEMBER]['status'] == 'FAILED'
+
+
+def settled(stack_driver, stack_id):
+    """The stack's id once its CREATE (or a BACKUP's UPDATE) is over."""
+    stack = stack_driver.hc.stacks.get(stack_id)
+    stack_driver.wait(stack_id, stack.action)
+    return stack_id
+
+
+def run_backup_from_the_form(page, label):
+    """Send BACKUP of the member from the form the tab's button links to.
+
+    The link is opened as a page (see the module's docstring).
+    """
+    page.get(page.find_element(By.ID, 'lifecycle-run-action').get_attribute(
+        'href'))
+    target = WebDriverWait(page, pages.PAGE_WAIT).until(
+        lambda d: d.find_element(By.ID, 'id_target'))
+    Select(target).select_by_value('chain.1.deployment BACKUP')
+    page.find_element(By.ID, 'id_inputs').send_keys('label=%s' % label)
+    page.find_element(
+        By.CSS_SELECTOR, '#lifecycle_run_action [type="submit"]').click()
+
+
+def test_backup_from_the_form_runs_then_completes(
+        browser, horizon, slow_chain, heat):  # noqa: F811
+    stack_id = settled(*slow_chain)
+    member_login(browser, horizon)
+    page, _pane = pages.open_tab(browser, horizon, stack_id)
+    run_backup_from_the_form(page, 'browser')
+
+    # Accepted: back on the stack's page, the tab open, Horizon saying so.
+    WebDriverWait(page, pages.PAGE_WAIT).until(
+        lambda d: 'tab=stack_details__lifecycle' in d.current_url and
+        d.find_elements(By.CSS_SELECTOR, pages.TAB))
+    said = ' '.join(e.text for e in page.find_elements(
+        By.CSS_SELECTOR, '.messages .alert'))
+    assert 'requested BACKUP of chain.1.deployment (request ' in said, said
+    # Running (the BACKUP's own milestone, in place), then complete. The
+    # deployment's action is UPDATE: a custom action runs as an update.
+    ran = []
+
+    def backup_ended(row):
+        if row['status'] == 'IN_PROGRESS' and BACKUP_MILESTONE in row[
+                'progress']:
+            ran.append(row)
+        return bool(ran) and row['status'] == 'COMPLETE'
+
+    pages.set_mark(page, 'this page')
+    seen = pages.watch_row(page, MEMBER, backup_ended)
+    assert ran, seen
+    assert pages.mark(page) == 'this page', 'the page was reloaded'
+    WebDriverWait(page, pages.PAGE_WAIT).until(
+        lambda d: d.find_element(
+            By.CSS_SELECTOR, '.lifecycle-stack-status').text ==
+        'UPDATE_COMPLETE')
+    assert heat.stacks.get(stack_id).stack_status == 'UPDATE_COMPLETE'
+
+
+def stack_state(hc, stack_id):
+    """What an update would change: updated_time and every event's id."""
+    return (hc.stacks.get(stack_id).updated_time,
+            sorted(e.id for e in hc.events.list(stack_id, nested_depth=3)))
+
+
+def test_a_reader_sees_the_tab_no_button_and_a_forged_post_is_refused(
+        browser, horizon, slow_chain, reader, heat):  # noqa: F811
+    stack_id = settled(*slow_chain)
+    before = stack_state(heat, stack_id)
+    browser.login(horizon.url, *reader)
+    page, _pane = pages.open_tab(browser, horizon, stack_id)
+    text = pages.tab_text(page)
+    # This cloud's Heat policy lets a reader read the stack, not its
+    # resources (tests/e2e/test_permissions.py): the tab says so.
+    assert heat.stacks.get(stack_id).stack_status in text, text
+    assert REFUSED in text, text
+    assert not page.find_elements(By.ID, 'lifecycle-run-action')
+
+    # The form the member's button opens, posted by the reader's page
+    # with its session and CSRF token.
+    action_url = '%s/project/lifecycle/%s/run' % (horizon.url, stack_id)
+    status, body = pages.post_as_page_user(page, action_url, {
+        'csrfmiddlewaretoken': page.get_cookie('csrftoken')['value'],
+        'stack_id': stack_id, 'target': 'chain.1.deployment BACKUP',
+        'inputs': 'label=forged'})
+    assert status == 200, (status, body[:2000])
+    page.get(page.current_url)
+    said = ' '.join(e.text for e in page.find_elements(
+        By.CSS_SELECTOR, '.messages .alert'))
+    # The form offers the reader nothing to choose: Heat refused it the
+    # resources; nothing was sent to Heat.
+    assert REFUSED in said + body.replace('&#x27;', "'"), said
+    assert stack_state(heat, stack_id) == before
+    assert heat.stacks.get(stack_id).stack_status != 'UPDATE_IN_PROGRESS'
+
+
+def test_a_stack_without_deployments_says_so(
+        browser, horizon, empty_stack):
+    member_login(browser, horizon)
+    page, _pane = pages.open_tab(browser, horizon, empty_stack)
+    text = pages.tab_text(page)
+    assert NO_DEPLOYMENTS in text, text
+    assert not page.find_elements(By.CSS_SELECTOR,
+                                  '.lifecycle-tab .alert-danger'), text
+    assert page.find_element(
+        By.CSS_SELECTOR, pages.TAB).get_attribute('data-final') == 'true'
