@@ -69,6 +69,22 @@ LOGGING = {
     'handlers': {'console': {'class': 'logging.StreamHandler'}},
     'root': {'handlers': ['console'], 'level': 'WARNING'},
 }
+
+# heat-dashboard's orchestration policy, as its install guide has the host
+# load it (heat_dashboard/local_settings.d/_1699_orchestration_settings.py
+# adds these two entries). Without it Horizon has no 'orchestration'
+# enforcer and openstack_auth.policy.check allows every rule: a reader
+# would be offered what only a member may do. Absolute paths: os.path.join
+# keeps them when openstack_auth joins them to POLICY_FILES_PATH.
+import os as _os
+import heat_dashboard as _heat_dashboard
+from openstack_dashboard import defaults as _defaults
+_heat_conf = _os.path.join(_os.path.dirname(_heat_dashboard.__file__), 'conf')
+POLICY_FILES = dict(_defaults.POLICY_FILES, orchestration=_os.path.join(
+    _heat_conf, 'heat_policy.yaml'))
+DEFAULT_POLICY_FILES = dict(
+    _defaults.DEFAULT_POLICY_FILES, orchestration=_os.path.join(
+        _heat_conf, 'default_policies', 'heat.yaml'))
 '''
 
 

@@ -16,12 +16,10 @@ DeployedServer whose real agent runs the scripts; its second member is
 templates/slow_steps.yaml here (three milestones, a BACKUP that takes a
 while) or e2e's osc/exit3.yaml (fails). A member (demo) and a reader of
 the demo project look at them through Horizon, whose host has
-heat-dashboard's policy in force (dashboard_host.py).
+heat-dashboard's policy in force (heat_lifecycle_fixtures/horizon.py).
 
-The action form is opened as the page its button links to. Clicked, the
-button opens it as Horizon's modal, by ajax, for which Horizon renders
-heat_lifecycle_dashboard/_run_action.html (ModalFormMixin's ajax
-template): the package has no such template and the modal is an error.
+The action form is opened as the page its button links to (the modal the
+button opens by ajax is tests/dashboard's).
 """
 
 import os
@@ -33,7 +31,6 @@ from selenium.webdriver.support.ui import WebDriverWait
 
 from heat_lifecycle_fixtures import keystone
 from heat_lifecycle_fixtures import stacks
-from tests.browser import dashboard_host
 from tests.browser import pages
 from tests.browser import test_stack_pages as stack_pages
 from tests.e2e.conftest import driver  # noqa: F401 (a shared fixture)
@@ -56,15 +53,6 @@ REFUSED = ("Resource details are refused by the cloud's policy: your role "
            "may read the stack but not its resources.")
 BACKUP_MILESTONE = 'backup browser: copying'
 EXIT3_CAUSE = 'cannot reach the database at db.internal:5432'
-
-
-@pytest.fixture(scope='module')
-def horizon(cloud, horizon_venv, tmp_path_factory):  # noqa: F811
-    """conftest's dashboard host, heat-dashboard's policy in force."""
-    with dashboard_host.HorizonWithHeatPolicy(
-            str(tmp_path_factory.mktemp('horizon')), horizon_venv,
-            cloud.keystone.url) as server:
-        yield server
 
 
 @pytest.fixture(scope='module')

@@ -268,6 +268,18 @@ class LifecycleTabTests(test.TestCase):
         # A lifecycle action is Heat's to run, not a request's.
         self.assertNotIn('value="deploy CREATE"', page)
 
+    def test_the_button_opens_the_form_as_a_modal(self):
+        # The tab's button asks for the form by ajax: Horizon renders the
+        # modal's own template (a leading '_'), no page around it.
+        self.component_stack()
+        url = reverse('horizon:project:lifecycle:run', args=[STACK_ID])
+        res = self.client.get(url, **AJAX)
+        self.assertEqual(200, res.status_code)
+        self.assertTemplateUsed(
+            res, 'heat_lifecycle_dashboard/_run_action.html')
+        self.assertTemplateNotUsed(res, 'base.html')
+        self.assertIn('value="deploy BACKUP"', res.content.decode())
+
     def test_a_reader_gets_the_form_without_actions_and_a_message(self):
         self.component_stack(forbidden=('resource:index',))
         url = reverse('horizon:project:lifecycle:run', args=[STACK_ID])
