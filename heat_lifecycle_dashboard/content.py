@@ -100,8 +100,6 @@ def tab_context(request, stack_id):
     context = {'stack_id': stack_id, 'refused_text': REFUSED,
                'refresh_url': reverse('horizon:project:lifecycle:rows',
                                       args=[stack_id]),
-               'tab_url': reverse('horizon:project:stacks:detail',
-                                  args=[stack_id]) + TAB_QUERY,
                'action_url': reverse('horizon:project:lifecycle:run',
                                      args=[stack_id]),
                'can_run': can_run(request), 'cause': None,

@@ -187,9 +187,6 @@ class LifecycleTabTests(test.TestCase):
         self.assertIn('2099-01-01T00:10:00Z', page)
         self.assertIn('<svg', page)
         self.assertIn('class="lifecycle-mark"', page)
-        # Where the script reads the whole tab again once all is final.
-        self.assertIn('data-tab-url="%s%s"' % (
-            reverse(DETAIL, args=[STACK_ID]), TAB), page)
 
     def test_a_stack_without_deployments_says_so(self):
         self.heat(stack=stack(), resources=[

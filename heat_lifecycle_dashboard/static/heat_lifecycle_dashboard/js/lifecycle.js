@@ -13,9 +13,7 @@
  */
 /* The Lifecycle tab's rows refresh themselves while anything runs: a GET
  * of the tab's rows view (JSON with the rows' HTML) every few seconds,
- * with Horizon's jQuery, until the view says everything is final. Then
- * the whole tab is read again once (Horizon's ajax tab load), so that the
- * cause section says how it ended, not what it waited for. */
+ * with Horizon's jQuery, until the view says everything is final. */
 (function ($) {
   'use strict';
   var INTERVAL_MS = 5000;
@@ -33,29 +31,11 @@
         }
         $tab.find('.lifecycle-rows').html(found.rows);
         $tab.find('.lifecycle-stack-status').text(found.stack_status);
-        if (found.final) {
-          reload($tab);
-        } else {
-          setTimeout(next, INTERVAL_MS);
-        }
+        $tab.attr('data-final', found.final ? 'true' : 'false');
+        if (!found.final) { setTimeout(next, INTERVAL_MS); }
       }).fail(function () { setTimeout(next, INTERVAL_MS * 3); });
     }
     setTimeout(next, INTERVAL_MS);
-  }
-
-  // The tab as the server renders it now; the rows already shown stay if
-  // that read fails.
-  function reload($tab) {
-    function keep() { $tab.attr('data-final', 'true'); }
-    $.ajax({url: $tab.attr('data-tab-url'), dataType: 'html'})
-      .done(function (html) {
-        var $fresh = $('<div>').append($.parseHTML(html)).find('.lifecycle-tab');
-        if ($fresh.length) {
-          $tab.replaceWith($fresh.first());
-        } else {
-          keep();
-        }
-      }).fail(keep);
   }
 
   function start() {
