@@ -28,7 +28,7 @@ LOG = logging.getLogger(__name__)
 
 
 class RowsView(generic.View):
-    """{'final', 'rows', 'timeline'}: the rows' HTML for the tab's poll."""
+    """{'final', 'stack_status', 'rows'}: the rows' HTML for the poll."""
 
     def get(self, request, stack_id):
         try:
@@ -42,8 +42,7 @@ class RowsView(generic.View):
             'final': found['final'],
             'stack_status': found['stack'].get('stack_status'),
             'rows': render_to_string(
-                'heat_lifecycle_dashboard/_rows.html', found, request),
-            'timeline': found['timeline']})
+                'heat_lifecycle_dashboard/_rows.html', found, request)})
 
 
 class RunActionView(forms.ModalFormView):
