@@ -22,6 +22,7 @@ import os
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 
 from oslo_log import log as logging
@@ -228,15 +229,29 @@ def run(path, deployment, limit, progress=None):
         progress.close()
 
 
+def _stdin_of(deployment):
+    """The hook's input, whole in an unnamed file before the hook starts.
+
+    Not a pipe: communicate() retried after a timeout never sends the
+    rest of an input it began (CPython registers stdin only when given
+    input), so a hook slow to read a payload over the pipe's 64 KiB
+    would wait for its end for ever.
+    """
+    stdin = tempfile.TemporaryFile()
+    stdin.write(json.dumps(ansible_progress.with_callback_option(
+        deployment)).encode('utf-8'))
+    stdin.seek(0)
+    return stdin
+
+
 def _run(path, deployment, limit, progress):
-    payload = json.dumps(ansible_progress.with_callback_option(
-        deployment)).encode('utf-8')
     try:
-        proc = subprocess.Popen(_command(path), stdin=subprocess.PIPE,
-                                stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE,
-                                env=progress.environment(),
-                                start_new_session=True)
+        with _stdin_of(deployment) as stdin:
+            proc = subprocess.Popen(_command(path), stdin=stdin,
+                                    stdout=subprocess.PIPE,
+                                    stderr=subprocess.PIPE,
+                                    env=progress.environment(),
+                                    start_new_session=True)
     except OSError as exc:
         return HookResult(NOT_RUN, reason='hook %s could not be started: %s'
                           % (path, exc))
@@ -246,13 +261,11 @@ def _run(path, deployment, limit, progress):
         now = time.monotonic()
         wait = min(deadline, progress.due() or deadline, now + HOOK_POLL)
         try:
-            # Retried after a timeout without its input, which
-            # communicate() sent already; no output is lost.
-            stdout, stderr = proc.communicate(payload,
-                                              timeout=max(wait - now, 0))
+            # Retried after a timeout: no output is lost.
+            stdout, stderr = proc.communicate(timeout=max(wait - now, 0))
             break
         except subprocess.TimeoutExpired:
-            payload = None
+            pass
         if proc.poll() is not None and proc.returncode < 0:
             _kill(proc)  # killed; the tools holding its pipes go too
         now = time.monotonic()

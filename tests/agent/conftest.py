@@ -74,6 +74,13 @@ sleep "${SLEEP:-2}"
 echo '{"deploy_stdout": "slept", "deploy_stderr": "",
       "deploy_status_code": 0, "result": "rested"}'
 ''',
+    # Reads its input only after $SLEEP seconds (a slow start), keeps it.
+    'late_reader': '''#!/bin/sh
+sleep "${SLEEP:-2}"
+cat > "$RECORD_DIR/input.json"
+echo '{"deploy_stdout": "read", "deploy_stderr": "",
+      "deploy_status_code": 0, "result": "read"}'
+''',
     # Prints 1.5 MB of stdout and 300 KB of stderr through its result.
     'chatty': '''#!/usr/bin/env python3
 import json, sys

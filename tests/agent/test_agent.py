@@ -203,6 +203,20 @@ def test_non_zero_exit_is_never_success(agent, receiver):
     assert 'exited with status 3' in final['deploy_status_reason']
 
 
+def test_a_hook_slow_to_read_a_large_input_gets_all_of_it(agent, receiver):
+    # 300 KB, over a pipe's 64 KiB, read 2.5 s after the start: past the
+    # agent's 1 s look at the hook, it must still get every byte.
+    config = 'x' * 300000
+    agent.write([deployment(group='late_reader', config=config,
+                            deploy_signal_id=receiver.url())])
+    run = agent.run(env=agent.env(SLEEP='2.5'), timeout=60)
+    assert run.returncode == 0, run.stderr
+    given = json.loads((agent.record_dir / 'input.json').read_text())
+    assert given['config'] == config
+    body, = receiver.bodies
+    assert body['deploy_status_code'] == 0 and body['result'] == 'read'
+
+
 def test_hook_time_limit_kills_the_tool_and_fails(agent, receiver):
     agent.write([deployment(group='hanger', deploy_status_aware='true',
                             deploy_signal_id=receiver.url())])
