@@ -22,6 +22,9 @@ at most 255 characters) becomes the physical id; until one does, the CREATE
 execution's id is the physical id, failed or cancelled CREATE included, so
 that DELETE can clean up; a later execution's id never is.
 
+Outputs holding a lone surrogate are not merged either: every action
+after CREATE passes the outputs on to Mistral (unsendable_output()).
+
 A CHECK execution's outputs are not merged: they say whether the external
 thing drifted (check_outcome()). A replace_decision execution's outputs say
 whether an update replaces the resource (replace_decision()).
@@ -167,9 +170,44 @@ def _as_map(value):
         return value
 
 
+def unsendable_output(run, output):
+    """Why map `output` cannot be passed on to a workflow, or None.
+
+    The first output holding a lone surrogate (in its name or value, at
+    any depth), named: Mistral cannot be sent it in the next action's
+    heat_extresource_data.
+    """
+    for name, value in output.items():
+        problem = protocol.sendable_problem({name: value})
+        if problem:
+            return ('%s workflow %s returned output %s, where %s: Heat '
+                    'cannot pass it on to the next workflow; the '
+                    'execution\'s outputs were not stored, Mistral '
+                    'execution %s still has them' % (
+                        run.action, run.workflow,
+                        protocol.shown(name, MAX_VALUE_SHOWN), problem,
+                        run.execution_id))
+    return None
+
+
 def _merged(run, held, output):
-    """Outcome of outputs to merge into the held ones, no failure yet."""
+    """Outcome of outputs to merge into the held ones, no failure yet.
+
+    Outputs that cannot be passed on are not merged: the held ones are
+    kept, plus a good resource_id among them, so that DELETE can clean
+    up. They fail the action, but a DELETE: the thing is gone, and
+    nothing is passed on after it.
+    """
     new_id, problem = returned_id(run.workflow, output)
+    unsendable = unsendable_output(run, output)
+    if unsendable:
+        kept = dict(held.outputs or {})
+        if new_id:
+            kept[RESOURCE_ID] = new_id
+        failure = (None if run.action == DELETE
+                   else Failure(BAD_RESULT, unsendable))
+        return Outcome(new_id or held_id(run, held.physical_id), kept,
+                       failure)
     outputs = None
     if output:
         outputs = dict(held.outputs or {})

@@ -51,6 +51,9 @@ _PATH_SAFE = st.text(st.sampled_from('abcdef0123456789-_ABCXYZ'),
                      min_size=1, max_size=64)
 
 
+# What Mistral's JSON can return ("caf\udce9"): no UTF-8 text carries it.
+LONE = 'caf\udce9'
+
 # The id of the cases found before ids were generated (regressions).
 FOUND_WITH_ID = 'exec-1'
 
@@ -77,14 +80,35 @@ def _outputs():
     special = st.dictionaries(
         st.sampled_from(OUTPUT_KEYS) | strategies.texts(8),
         st.sampled_from((er.MISSING, er.DIFFERENT, True, False, 'x' * 256,
-                         'thing-1', 7)) | strategies.json_values(),
+                         'thing-1', 7, LONE, ['n\U0001f600'])) |
+        strategies.json_values(),
         max_size=4)
     return special | strategies.json_values()
+
+
+def _planted(wrappers):
+    """{'word': LONE inside lists (None) and maps ('k') as wrappers say}."""
+    value = LONE
+    for key in wrappers:
+        value = [value] if key is None else {key: value}
+    return {'word': value}
+
+
+def _with_lone_surrogate():
+    """Outputs holding a lone surrogate: in a value at any depth, a key."""
+    deep = st.lists(st.sampled_from(('k', None)), min_size=1,
+                    max_size=strategies.MAX_DEPTH).map(_planted)
+    planted = deep | st.sampled_from(({LONE: 1}, {er.RESOURCE_ID: LONE},
+                                      {'k': ['n\U0001f600', LONE]}))
+    return st.builds(lambda out, bad: {**out, **bad}, st.dictionaries(
+        st.sampled_from(OUTPUT_KEYS) | strategies.texts(8),
+        strategies.json_values(), max_size=3), planted)
 
 
 def mistral_values():
     """An output or published value: a JSON string (Mistral 23) or not."""
     return (_outputs().map(jsonutils.dumps) | _outputs() |
+            _with_lone_surrogate().map(jsonutils.dumps) |
             st.sampled_from(('', ' ', '{', '{"a": 1', 'null', '[1]', 'NaN',
                              '{"resource_id": ' + '9' * 5000 + '}')) |
             strategies.strings())
@@ -104,8 +128,10 @@ def results():
         'execution_id': execution_ids(),
         'held': st.tuples(st.none() | st.just('thing-1'),
                           st.none() | strategies.maps()),
-        'execution': st.tuples(states(), strategies.scalars() |
-                               strategies.json_values(), mistral_values()),
+        'execution': st.tuples(st.just(executions.SUCCESS) | states(),
+                               strategies.scalars() |
+                               strategies.json_values(),
+                               mistral_values() | _with_lone_surrogate()),
         'tasks': st.lists(task, max_size=4) |
         st.builds(lambda n, t: [t] * n, st.sampled_from((5, 50, 3000)),
                   task)})
@@ -133,6 +159,24 @@ def _check_outcome(outcome, run):
         assert outcome.drift.drift in (er.MISSING, er.DIFFERENT)
 
 
+def _passed_on_whole(run, held, execution, outcome):
+    """Outputs the next workflow is sent hold no lone surrogate.
+
+    From held outputs that hold none (what we stored), whatever the
+    execution returned; a SUCCESS whose outputs hold one fails (a DELETE
+    only keeps nothing new).
+    """
+    if protocol.sendable_problem(held.outputs) is not None:
+        return
+    assert protocol.sendable_problem(outcome.outputs) is None, outcome
+    output = er._as_map(execution.output)
+    if (execution.state == executions.SUCCESS and
+            isinstance(output, dict) and run.action != er.DELETE and
+            protocol.sendable_problem(output) is not None):
+        assert outcome.failure is not None, outcome
+        assert 'lone surrogate' in outcome.failure.reason
+
+
 def _decide(action, held, execution, tasks, execution_id):
     """Every decision on one execution, checked.
 
@@ -143,7 +187,9 @@ def _decide(action, held, execution, tasks, execution_id):
         _refused_id(problem)
         return
     run = er.Run(action, 'thing_%s' % action.lower(), execution_id)
-    _check_outcome(er.outcome_of(run, held, execution, tasks), run)
+    outcome = er.outcome_of(run, held, execution, tasks)
+    _check_outcome(outcome, run)
+    _passed_on_whole(run, held, execution, outcome)
     if action == er.CHECK:
         _check_outcome(er.check_outcome(run, held, execution, tasks), run)
     replace, failure = er.replace_decision(run, execution, tasks)

@@ -351,3 +351,67 @@ def test_a_failed_decision_is_a_workflow_failure():
     assert replace is None and failure.kind == er.WORKFLOW_FAILED
     assert failure.reason.startswith(
         'Mistral workflow thing_decide ended ERROR: task boom failed')
+
+
+# -- outputs that cannot be passed on --------------------------------------
+
+LONE = 'caf\udce9'
+
+
+@pytest.mark.parametrize('output, named, shown', [
+    ({'word': LONE}, "'word'", r"'caf\udce9'"),
+    ({'deep': {'list': [1, {'k': LONE}]}}, "'deep'", r"'caf\udce9'"),
+    ({'deep': {LONE: 1}}, "'deep'", r"'caf\udce9'"),
+    ({LONE: 'v'}, r"'caf\udce9'", r"'caf\udce9'"),
+])
+def test_an_output_with_a_lone_surrogate_fails_and_is_not_stored(
+        output, named, shown):
+    output = dict(output, resource_id='thing-2')
+    out = er.outcome_of(UPDATE, MADE, ex.Execution('SUCCESS', None, output))
+    assert out.physical_id == 'thing-2'
+    assert out.outputs == {'resource_id': 'thing-2', 'size': 1}
+    assert out.failure == er.Failure(
+        er.BAD_RESULT, 'UPDATE workflow thing_update returned output %s, '
+        'where %s holds a lone surrogate, a character no UTF-8 text can '
+        'carry: Heat cannot pass it on to the next workflow; the '
+        'execution\'s outputs were not stored, Mistral execution '
+        'exec-update still has them' % (named, shown))
+
+
+def test_a_lone_surrogate_as_mistral_sends_it_in_json():
+    execution = ex.Execution('SUCCESS', None, '{"word": "caf\\udce9"}')
+    out = er.outcome_of(CREATE, NEW, execution)
+    assert (out.physical_id, out.outputs) == ('exec-create', {})
+    assert "output 'word', where 'caf\\udce9' holds" in out.failure.reason
+
+
+def test_a_lone_surrogate_in_the_resource_id_keeps_the_held_id():
+    execution = ex.Execution('SUCCESS', None, {'resource_id': LONE, 'a': 1})
+    out = er.outcome_of(UPDATE, MADE, execution)
+    assert (out.physical_id, out.outputs) == ('thing-1', MADE.outputs)
+    assert "output 'resource_id', where" in out.failure.reason
+
+
+def test_text_above_u_ffff_is_merged():
+    execution = ex.Execution('SUCCESS', None, '{"word": "n\\ud83d\\ude00"}')
+    out = er.outcome_of(UPDATE, MADE, execution)
+    assert out == er.Outcome('thing-1', dict(MADE.outputs,
+                                             word='n\U0001f600'), None)
+
+
+def test_a_delete_with_a_lone_surrogate_completes_keeping_nothing_new():
+    delete = er.Run('DELETE', 'thing_delete', 'exec-delete')
+    out = er.outcome_of(delete, MADE, ex.Execution('SUCCESS', None,
+                                                   {'word': LONE}))
+    assert out == er.Outcome('thing-1', MADE.outputs, None)
+
+
+def test_published_values_with_a_lone_surrogate_are_not_kept():
+    tasks = [ex.Task('a', 'SUCCESS', None, {'resource_id': 'half-1'}),
+             ex.Task('b', 'SUCCESS', None, {'k': [LONE]})]
+    out = er.outcome_of(CREATE, NEW, FAILED, tasks)
+    assert out.physical_id == 'half-1'
+    assert out.outputs == {'resource_id': 'half-1'}
+    assert out.failure.kind == er.WORKFLOW_FAILED
+    assert er.partial_outcome(CREATE, NEW, tasks).outputs == {
+        'resource_id': 'half-1'}
