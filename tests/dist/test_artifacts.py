@@ -124,7 +124,8 @@ def test_entry_points_declare_every_type_and_command(wheel_zip):
     points.read_string(dist_info(wheel_zip, 'entry_points.txt'))
     assert set(points['heat_lifecycle_plugins.resources']) == TYPES
     assert {'heat-lifecycle-plugins', 'heat-lifecycle-agent',
-            'heat-lifecycle-progress'} <= set(points['console_scripts'])
+            'heat-lifecycle-progress', 'heat-lifecycle-dashboard-check'} <= \
+        set(points['console_scripts'])
     assert {'heat_lifecycle_plugins', 'heat_lifecycle_agent'} <= set(
         points['oslo.config.opts'])
     # The OpenStackClient plugin and its command group of our own.
