@@ -20,6 +20,7 @@ engine pointed at it.
 # the name of a fixture below.)
 from heat.tests import common  # noqa: F401  isort:skip
 
+import contextlib
 import os
 import time
 
@@ -68,21 +69,34 @@ def use_mistral(engine, mistral):
                                              mistral.url)])
 
 
-@pytest.fixture
-def options():
-    """set_options(name=value, ..., group=...) for one test.
+@contextlib.contextmanager
+def overridden_options():
+    """set_options(name=value, ..., group=...), undone on leaving.
 
-    The group is [heat_lifecycle_plugins] unless named.
+    The group is [heat_lifecycle_plugins] unless named. Each option gets
+    back the value it had, the engine's own overrides included (it turns
+    mistral_notify off): clearing them would turn it on for every later
+    test, each ExternalResource action then waiting for a fallback poll.
     """
-    overridden = []
+    earlier = []
 
     def set_options(group=config.GROUP.name, **values):
+        section = cfg.CONF[group] if group else cfg.CONF
         for name, value in values.items():
+            earlier.append((name, group, section[name]))
             cfg.CONF.set_override(name, value, group=group)
-            overridden.append((name, group))
-    yield set_options
-    for name, group in overridden:
-        cfg.CONF.clear_override(name, group=group)
+    try:
+        yield set_options
+    finally:
+        for name, group, value in reversed(earlier):
+            cfg.CONF.set_override(name, value, group=group)
+
+
+@pytest.fixture
+def options():
+    """overridden_options() for one test."""
+    with overridden_options() as set_options:
+        yield set_options
 
 
 @pytest.fixture
