@@ -35,6 +35,8 @@ LONG_REASON = ('Error: resources.chain.resources[1].resources.deployment: '
                'Deployment exited with non-zero status code: 4; ' +
                'psql: could not connect to server: ' + 'x' * 300 +
                ' END-OF-REASON')
+# The cause section's heading while the stack runs.
+WAITING = 'What it waits for'
 
 # heat-dashboard's test data replaces heatclient's HTTPException.__init__
 # and __str__ (test_data/exceptions.py, for its mocked API calls): our
@@ -150,6 +152,10 @@ class LifecycleTabTests(test.TestCase):
         self.assertIn('refuse: quota exceeded', row)
         # mistral-dashboard is not installed here: no link to its page.
         self.assertNotIn('<a href', row)
+        # The rows' last refresh keeps it.
+        url = reverse('horizon:project:lifecycle:rows', args=[STACK_ID])
+        found = json.loads(self.client.get(url).content)
+        self.assertIn('5e1f-77', found['rows'])
 
     def running(self, progress='In progress: step 2 of 5'):
         template = {'heat_template_version': '2018-08-31', 'resources': {
@@ -207,10 +213,13 @@ class LifecycleTabTests(test.TestCase):
 
     def test_the_rows_view_gives_the_rows_until_they_are_final(self):
         fake = self.running()
+        self.assertIn(WAITING, self.open_tab())
         url = reverse('horizon:project:lifecycle:rows', args=[STACK_ID])
         found = json.loads(self.client.get(url).content)
         self.assertFalse(found['final'])
         self.assertIn('step 2 of 5', found['rows'])
+        # While it runs the tab's own cause section stands.
+        self.assertNotIn('cause', found)
         fake.stack['stack_status'] = 'UPDATE_COMPLETE'
         fake.resources[0]['resource_status'] = 'UPDATE_COMPLETE'
         fake.deployments['D1'].update(status='COMPLETE',
@@ -219,6 +228,23 @@ class LifecycleTabTests(test.TestCase):
         self.assertTrue(found['final'])
         self.assertIn('COMPLETE', found['rows'])
         self.assertIn('data-final="true"', found['rows'])
+        # The cause section comes too, to replace the one that said what
+        # the stack waited for: nothing to say after a success.
+        self.assertEqual(found['cause'].strip(), '')
+
+    def test_the_rows_view_sends_the_cause_of_a_final_failure(self):
+        fake = self.running()
+        fake.stack['stack_status'] = 'UPDATE_FAILED'
+        fake.resources[0].update(resource_status='UPDATE_FAILED',
+                                 resource_status_reason=LONG_REASON)
+        fake.deployments['D1'].update(status='FAILED',
+                                      status_reason=LONG_REASON[:120])
+        url = reverse('horizon:project:lifecycle:rows', args=[STACK_ID])
+        found = json.loads(self.client.get(url).content)
+        self.assertTrue(found['final'])
+        self.assertIn('Cause first', found['cause'])
+        self.assertIn('END-OF-REASON', found['cause'])
+        self.assertNotIn(WAITING, found['cause'])
 
     def test_the_rows_view_answers_an_unreachable_heat_with_its_error(self):
         self.http.register_uri(requests_mock.ANY, requests_mock.ANY,
