@@ -22,6 +22,7 @@ import datetime
 from heatclient import exc as heat_exc
 
 from heat_lifecycle_plugins import action_names
+from heat_lifecycle_plugins import protocol
 from heat_lifecycle_plugins.user_side import action_run
 from heat_lifecycle_plugins.user_side import cause as why
 from heat_lifecycle_plugins.user_side import diagnosis
@@ -115,13 +116,18 @@ def deployments(hc, stack_ref, marks=False):
         external = resource.get('resource_type') == EXTERNAL_RESOURCE_TYPE
         if not (progress.is_deployment(resource) or external):
             continue
-        deployment, settings = None, {}
+        deployment, settings, delivered = None, {}, None
         if resource.get('physical_resource_id') and not external:
             deployment = heat_api.deployment(
                 hc, resource['physical_resource_id'])
             if (deployment or {}).get('status') == 'IN_PROGRESS':
                 settings = heat_api.deadline_settings(hc, resource)
-        shown = progress.details(resource, deployment, settings, found, now)
+            if (deployment or {}).get('action') == protocol.UPDATE:
+                # A request's custom action runs as an UPDATE: the config
+                # delivered names it.
+                delivered = heat_api.delivered_config(hc, deployment)
+        shown = progress.details(resource, deployment, settings, found, now,
+                                 delivered)
         shown['type'] = resource.get('resource_type')
         shown['external'] = external
         shown['reason'] = resource.get('resource_status_reason')

@@ -173,7 +173,7 @@ def test_backup_from_the_form_runs_then_completes(
         By.CSS_SELECTOR, '.messages .alert'))
     assert 'requested BACKUP of chain.1.deployment (request ' in said, said
     # Running (the BACKUP's own milestone, in place), then complete. The
-    # deployment's action is UPDATE: a custom action runs as an update.
+    # row says BACKUP, though Heat runs a custom action as an UPDATE.
     ran = []
 
     def backup_ended(row):
@@ -185,6 +185,7 @@ def test_backup_from_the_form_runs_then_completes(
     pages.set_mark(page, 'this page')
     seen = pages.watch_row(page, MEMBER, backup_ended)
     assert ran, seen
+    assert {row['action'] for row in ran} == {'BACKUP'}, seen
     assert pages.mark(page) == 'this page', 'the page was reloaded'
     WebDriverWait(page, pages.PAGE_WAIT).until(
         lambda d: d.find_element(

@@ -37,6 +37,7 @@ LONG_REASON = ('Error: resources.chain.resources[1].resources.deployment: '
                ' END-OF-REASON')
 # The cause section's heading while the stack runs.
 WAITING = 'What it waits for'
+ACTION_CELL = '<td class="lifecycle-action">%s</td>'
 
 # heat-dashboard's test data replaces heatclient's HTTPException.__init__
 # and __str__ (test_data/exceptions.py, for its mocked API calls): our
@@ -157,7 +158,8 @@ class LifecycleTabTests(test.TestCase):
         found = json.loads(self.client.get(url).content)
         self.assertIn('5e1f-77', found['rows'])
 
-    def running(self, progress='In progress: step 2 of 5'):
+    def running(self, progress='In progress: step 2 of 5',
+                deploy_action='BACKUP'):
         template = {'heat_template_version': '2018-08-31', 'resources': {
             'deploy': {'type': 'OS::Heat::SoftwareDeployment',
                        'properties': {'run_timeout': 600,
@@ -168,12 +170,15 @@ class LifecycleTabTests(test.TestCase):
             resources=[fake_heat.resource(
                 'deploy', TOP, 'UPDATE_IN_PROGRESS', physical_id='D1',
                 updated='2099-01-01T00:00:00Z')],
+            # A request's BACKUP runs as Heat's UPDATE of the deployment;
+            # the config delivered names it.
             deployments={'D1': {'id': 'D1', 'status': 'IN_PROGRESS',
-                                'action': 'BACKUP', 'config_id': 'K1',
+                                'action': 'UPDATE', 'config_id': 'K1',
                                 'status_reason': progress,
                                 'updated_time': '2026-11-28T12:00:30Z'}},
-            configs={'K1': {'id': 'K1', 'group': 'script', 'inputs': [],
-                            'config': ''}},
+            configs={'K1': {'id': 'K1', 'group': 'component', 'inputs': [
+                {'name': 'deploy_action', 'value': deploy_action}],
+                'config': {'configs': [{'actions': ['CREATE', 'BACKUP']}]}}},
             templates={'app/' + STACK_ID: template},
             events={'deploy': [{
                 'id': 'E1', 'resource_name': 'deploy',
@@ -187,12 +192,23 @@ class LifecycleTabTests(test.TestCase):
         page = self.open_tab()
         self.assertIn('data-final="false"', page)
         self.assertIn('step 2 of 5', page)
-        self.assertIn('BACKUP', page)
         # Progress came: start_timeout no longer counts, run_timeout does.
         self.assertIn('run_timeout', page)
         self.assertIn('2099-01-01T00:10:00Z', page)
         self.assertIn('<svg', page)
         self.assertIn('class="lifecycle-mark"', page)
+
+    def test_a_custom_action_is_the_rows_action_not_update(self):
+        self.running()
+        self.assertIn(ACTION_CELL % 'BACKUP', self.open_tab())
+        url = reverse('horizon:project:lifecycle:rows', args=[STACK_ID])
+        found = json.loads(self.client.get(url).content)
+        self.assertIn(ACTION_CELL % 'BACKUP', found['rows'])
+
+    def test_a_reapply_is_the_rows_update(self):
+        # Re-applying a component without an UPDATE entry delivers CREATE.
+        self.running(deploy_action='CREATE')
+        self.assertIn(ACTION_CELL % 'UPDATE', self.open_tab())
 
     def test_a_stack_without_deployments_says_so(self):
         self.heat(stack=stack(), resources=[
