@@ -14,7 +14,8 @@
 The only module of the dashboard that imports heat_lifecycle_plugins:
 the diagnosis behind `why`, the progress reader behind `progress watch`,
 the deadlines of `waiting`, the request builder behind `action run`. The
-rest of the dashboard sees plain dicts and the errors below.
+rest of the dashboard sees plain dicts and the library's errors, named
+below.
 """
 
 import datetime
@@ -37,13 +38,9 @@ EXTERNAL_RESOURCE_TYPE = request_plan.EXTERNAL_RESOURCE_TYPE
 DEPLOYMENT_TYPE = request_plan.DEPLOYMENT_TYPE
 # Re-apply: UPDATE runs the deployment's config again.
 REAPPLY = 'UPDATE'
-
-
+# The library's errors: a line for the user; Refused for Heat's 403.
+UserSideError = errors.UserSideError
 Refused = errors.Refused
-
-
-class RequestError(errors.UserSideError):
-    """A request Heat or the template cannot take: one line."""
 
 
 def _now():
@@ -186,14 +183,9 @@ def run(hc, stack_ref, resource, action, inputs):
     """Send the request `openstack lifecycle action run --no-wait` sends.
 
     inputs: ['KEY=VALUE']. The line the command prints (with the
-    request's token); Refused on a 403, RequestError otherwise.
+    request's token); Refused on a 403, UserSideError otherwise.
     """
-    try:
-        token = action_run.request(
-            hc, stack_ref, resource, action,
-            request_plan.checked_request(action, list(inputs)))
-    except Refused:
-        raise
-    except errors.UserSideError as exc:
-        raise RequestError(str(exc))
+    token = action_run.request(
+        hc, stack_ref, resource, action,
+        request_plan.checked_request(action, list(inputs)))
     return action_run.requested(action, resource, token)

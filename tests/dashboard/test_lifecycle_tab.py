@@ -332,11 +332,11 @@ class LifecycleTabTests(test.TestCase):
         self.assertTrue(any('refused by the cloud' in m for m in said),
                         said)
 
-    def run_backup(self, fake):
+    def run_backup(self, fake, inputs='target=s3\n'):
         url = reverse('horizon:project:lifecycle:run', args=[STACK_ID])
         return self.client.post(url, {'stack_id': STACK_ID,
                                       'target': 'deploy BACKUP',
-                                      'inputs': 'target=s3\n'})
+                                      'inputs': inputs})
 
     def test_running_an_action_sends_the_stack_update(self):
         fake = self.component_stack()
@@ -359,3 +359,13 @@ class LifecycleTabTests(test.TestCase):
         said = [str(m) for m in messages.get_messages(res.wsgi_request)]
         self.assertTrue(any('refused BACKUP of deploy' in m for m in said),
                         said)
+
+    def test_a_request_the_library_refuses_is_an_error_message(self):
+        fake = self.component_stack()
+        res = self.run_backup(fake, inputs='deploy_action=DELETE\n')
+        self.assertEqual(res.status_code, 200)
+        self.assertEqual(fake.patches, [])
+        said = [str(m) for m in messages.get_messages(res.wsgi_request)]
+        self.assertEqual(said, ["--input 'deploy_action=DELETE': "
+                                "deploy_action is set by Heat, not by a "
+                                "request"])
