@@ -95,6 +95,37 @@ def rows_context(request, stack_id, hc=None):
             'timeline': timeline.svg(rows, now)}
 
 
+def with_cause(stack_id, hc, context):
+    """rows_context's context, with what the cause section shows.
+
+    'cause': `why`'s report of a failed or running stack (None for the
+    rest); 'executions': its failed workflows, each row given its own.
+    """
+    context.update(cause=None, executions={})
+    if not context['refused'] and (
+            context['stack'].get('stack_status') or '').endswith(
+                ('_FAILED', '_IN_PROGRESS')):
+        cause = lifecycle_data.cause(hc, stack_id)
+        for finding in cause['findings']:
+            finding['url'] = resource_url(stack_id, finding)
+        context['cause'] = cause
+        context['executions'] = _executions(cause['findings'])
+    for row in context['rows']:
+        row['execution'] = context['executions'].get(row['path'])
+    return context
+
+
+def refresh_context(request, stack_id):
+    """What the rows' refresh shows: rows_context's context.
+
+    Once all is final, with_cause's too: the tab's cause section, read
+    while the stack ran, says what it waited for until replaced.
+    """
+    hc = heat.heatclient(request)
+    found = rows_context(request, stack_id, hc)
+    return with_cause(stack_id, hc, found) if found['final'] else found
+
+
 def tab_context(request, stack_id):
     """Everything the tab shows; an 'error' line instead when Heat fails."""
     context = {'stack_id': stack_id, 'refused_text': REFUSED,
@@ -102,22 +133,12 @@ def tab_context(request, stack_id):
                                       args=[stack_id]),
                'action_url': reverse('horizon:project:lifecycle:run',
                                      args=[stack_id]),
-               'can_run': can_run(request), 'cause': None,
-               'executions': {}}
+               'can_run': can_run(request)}
     try:
         hc = heat.heatclient(request)
         context.update(rows_context(request, stack_id, hc))
-        if not context['refused'] and (
-                context['stack'].get('stack_status') or '').endswith(
-                    ('_FAILED', '_IN_PROGRESS')):
-            cause = lifecycle_data.cause(hc, stack_id)
-            for finding in cause['findings']:
-                finding['url'] = resource_url(stack_id, finding)
-            context['cause'] = cause
-            context['executions'] = _executions(cause['findings'])
+        with_cause(stack_id, hc, context)
     except Exception as exc:
         LOG.warning('Lifecycle tab of stack %s: %s', stack_id, exc)
         context['error'] = _('Heat could not be read: %s') % exc
-    for row in context.get('rows') or ():
-        row['execution'] = context['executions'].get(row['path'])
     return context

@@ -69,7 +69,7 @@ class RunActionForm(forms.SelfHandlingForm):
                 'your role may not update this stack.') % {
                     'action': action, 'resource': resource})
             return False
-        except lifecycle_data.RequestError as exc:
+        except lifecycle_data.UserSideError as exc:
             messages.error(request, str(exc))
             return False
         messages.success(request, said)

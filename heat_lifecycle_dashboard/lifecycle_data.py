@@ -14,7 +14,8 @@
 The only module of the dashboard that imports heat_lifecycle_plugins:
 the diagnosis behind `why`, the progress reader behind `progress watch`,
 the deadlines of `waiting`, the request builder behind `action run`. The
-rest of the dashboard sees plain dicts and the errors below.
+rest of the dashboard sees plain dicts and the library's errors, named
+below.
 """
 
 import datetime
@@ -22,6 +23,7 @@ import datetime
 from heatclient import exc as heat_exc
 
 from heat_lifecycle_plugins import action_names
+from heat_lifecycle_plugins import protocol
 from heat_lifecycle_plugins.user_side import action_run
 from heat_lifecycle_plugins.user_side import cause as why
 from heat_lifecycle_plugins.user_side import diagnosis
@@ -36,13 +38,9 @@ EXTERNAL_RESOURCE_TYPE = request_plan.EXTERNAL_RESOURCE_TYPE
 DEPLOYMENT_TYPE = request_plan.DEPLOYMENT_TYPE
 # Re-apply: UPDATE runs the deployment's config again.
 REAPPLY = 'UPDATE'
-
-
+# The library's errors: a line for the user; Refused for Heat's 403.
+UserSideError = errors.UserSideError
 Refused = errors.Refused
-
-
-class RequestError(errors.UserSideError):
-    """A request Heat or the template cannot take: one line."""
 
 
 def _now():
@@ -115,13 +113,18 @@ def deployments(hc, stack_ref, marks=False):
         external = resource.get('resource_type') == EXTERNAL_RESOURCE_TYPE
         if not (progress.is_deployment(resource) or external):
             continue
-        deployment, settings = None, {}
+        deployment, settings, delivered = None, {}, None
         if resource.get('physical_resource_id') and not external:
             deployment = heat_api.deployment(
                 hc, resource['physical_resource_id'])
             if (deployment or {}).get('status') == 'IN_PROGRESS':
                 settings = heat_api.deadline_settings(hc, resource)
-        shown = progress.details(resource, deployment, settings, found, now)
+            if (deployment or {}).get('action') == protocol.UPDATE:
+                # A request's custom action runs as an UPDATE: the config
+                # delivered names it.
+                delivered = heat_api.delivered_config(hc, deployment)
+        shown = progress.details(resource, deployment, settings, found, now,
+                                 delivered)
         shown['type'] = resource.get('resource_type')
         shown['external'] = external
         shown['reason'] = resource.get('resource_status_reason')
@@ -180,14 +183,9 @@ def run(hc, stack_ref, resource, action, inputs):
     """Send the request `openstack lifecycle action run --no-wait` sends.
 
     inputs: ['KEY=VALUE']. The line the command prints (with the
-    request's token); Refused on a 403, RequestError otherwise.
+    request's token); Refused on a 403, UserSideError otherwise.
     """
-    try:
-        token = action_run.request(
-            hc, stack_ref, resource, action,
-            request_plan.checked_request(action, list(inputs)))
-    except Refused:
-        raise
-    except errors.UserSideError as exc:
-        raise RequestError(str(exc))
+    token = action_run.request(
+        hc, stack_ref, resource, action,
+        request_plan.checked_request(action, list(inputs)))
     return action_run.requested(action, resource, token)

@@ -28,21 +28,28 @@ LOG = logging.getLogger(__name__)
 
 
 class RowsView(generic.View):
-    """{'final', 'stack_status', 'rows'}: the rows' HTML for the poll."""
+    """{'final', 'stack_status', 'rows'}: the rows' HTML for the poll.
+
+    Once all is final, 'cause' too: the cause section's HTML.
+    """
 
     def get(self, request, stack_id):
         try:
-            found = content.rows_context(request, stack_id)
+            found = content.refresh_context(request, stack_id)
         except Exception as exc:
             LOG.warning('Lifecycle rows of stack %s: %s', stack_id, exc)
             # The poll tries again later; the page keeps its rows.
             return http.JsonResponse({'error': str(exc), 'final': False})
         found['refused_text'] = content.REFUSED
-        return http.JsonResponse({
+        answer = {
             'final': found['final'],
             'stack_status': found['stack'].get('stack_status'),
             'rows': render_to_string(
-                'heat_lifecycle_dashboard/_rows.html', found, request)})
+                'heat_lifecycle_dashboard/_rows.html', found, request)}
+        if found['final']:
+            answer['cause'] = render_to_string(
+                'heat_lifecycle_dashboard/_cause.html', found, request)
+        return http.JsonResponse(answer)
 
 
 class RunActionView(forms.ModalFormView):

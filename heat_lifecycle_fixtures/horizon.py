@@ -140,6 +140,13 @@ class Horizon(service.Service):
         env['PYTHONPATH'] = os.pathsep.join(
             [self.workdir] + env['PYTHONPATH'].split(os.pathsep))
         env['DJANGO_SETTINGS_MODULE'] = 'openstack_dashboard.settings'
+        # gunicorn 25+ puts its control socket in $XDG_RUNTIME_DIR, else
+        # in ~/.gunicorn/ (older ones have none): a home in the work
+        # directory, so nothing is left in the user's and no socket is
+        # shared with another Horizon's gunicorn.
+        env['HOME'] = self.path('home')
+        os.makedirs(env['HOME'], exist_ok=True)
+        env.pop('XDG_RUNTIME_DIR', None)
         return env
 
     def _enabled_sources(self):

@@ -24,6 +24,7 @@ import datetime
 from heat_lifecycle_plugins import protocol
 from heat_lifecycle_plugins.user_side import diagnosis
 from heat_lifecycle_plugins.user_side import heat_api
+from heat_lifecycle_plugins.user_side import request_plan
 from heat_lifecycle_plugins.user_side import waiting
 
 COLUMNS = ('Deployment', 'Status', 'Elapsed', 'Progress')
@@ -102,13 +103,22 @@ def row(resource, deployment, now):
             _elapsed(resource, deployment, now), _progress(deployment))
 
 
-def details(resource, deployment, settings, stack, now):
+def _action(resource, deployment, delivered):
+    """The action a row shows: a request's custom one before Heat's."""
+    return (request_plan.requested_action(delivered) or
+            (deployment or {}).get('action') or
+            str(resource.get('resource_status') or '').split('_')[0])
+
+
+def details(resource, deployment, settings, stack, now, delivered=None):
     """A deployment's row as a dict, with its action and deadlines.
 
     For a dashboard: the row's columns (path, status, elapsed, progress)
     plus the deployment's action, when its action began and, while it is
     in progress, the deadlines that will fire (waiting.deadlines of its
     start_timeout and run_timeout, settings; the stack's timeout).
+    delivered: the config the deployment last delivered; the custom
+    action it runs (BACKUP) is the row's action, not Heat's UPDATE.
     """
     path, status, elapsed, said = row(resource, deployment, now)
     began = waiting.parse_time(resource.get('updated_time') or
@@ -118,8 +128,7 @@ def details(resource, deployment, settings, stack, now):
         fires = waiting.deadlines(began, settings or {}, said, stack, now)
     return {'path': path, 'status': status, 'elapsed': elapsed,
             'progress': said, 'deadlines': fires,
-            'action': (deployment or {}).get('action') or str(
-                resource.get('resource_status') or '').split('_')[0],
+            'action': _action(resource, deployment, delivered),
             'began': began, 'final': status != protocol.IN_PROGRESS,
             'resource_name': resource.get('resource_name'),
             'stack_ref': resource.get('stack_ref'),

@@ -223,3 +223,16 @@ def defined_actions(derived_config):
     stored = derived_config.get(protocol.CONFIG) or {}
     return {a for entry in stored.get(protocol.CONFIGS) or []
             for a in entry.get(protocol.ACTIONS) or ()}
+
+
+def requested_action(derived_config):
+    """The custom action (BACKUP) a delivered config runs, or None.
+
+    A request's custom action runs as Heat's UPDATE of the deployment:
+    the config it delivered names the action in its deploy_action input.
+    """
+    for item in (derived_config or {}).get('inputs') or ():
+        if item.get('name') == protocol.DEPLOY_ACTION:
+            action = item.get('value')
+            return action if action_names.is_custom(action) else None
+    return None

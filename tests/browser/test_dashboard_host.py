@@ -11,10 +11,14 @@
 # under the License.
 """The dashboard host as the fixture serves it, without a browser."""
 
+import os
+import stat
 import urllib.error
 import urllib.request
 
 import pytest
+
+from heat_lifecycle_fixtures import process
 
 
 def test_static_files_stay_in_static_root(horizon):
@@ -30,3 +34,22 @@ def test_static_files_stay_in_static_root(horizon):
         with pytest.raises(urllib.error.HTTPError) as refused:
             urllib.request.urlopen(horizon.url + path).read()
         assert refused.value.code == 404, path
+
+
+def gunicorn_major(horizon):
+    """The major version of gunicorn in the dashboard host's venv."""
+    return int(process.run([horizon.python, '-c', (
+        'import importlib.metadata as m; '
+        'print(m.version("gunicorn"))')], 'gunicorn\'s version').stdout
+        .strip().split('.')[0])
+
+
+def test_gunicorn_keeps_its_control_socket_in_the_work_directory(horizon):
+    """Nothing in the user's home (~/.gunicorn/), no socket shared."""
+    where = horizon.path('home', '.gunicorn')
+    if gunicorn_major(horizon) >= 25:
+        socket = os.path.join(where, 'gunicorn.ctl')
+        assert os.path.exists(socket), 'no control socket in %s' % where
+        assert stat.S_ISSOCK(os.stat(socket).st_mode)
+    else:  # no control socket before gunicorn 25
+        assert not os.path.exists(where)

@@ -52,6 +52,8 @@ NO_DEPLOYMENTS = ('This stack has no software deployments or external '
 REFUSED = ("Resource details are refused by the cloud's policy: your role "
            "may read the stack but not its resources.")
 BACKUP_MILESTONE = 'backup browser: copying'
+# The cause section's heading while the stack runs.
+WAITING = 'What it waits for'
 EXIT3_CAUSE = 'cannot reach the database at db.internal:5432'
 
 
@@ -87,6 +89,7 @@ def test_milestones_appear_in_place_then_the_final_state(
     page, _pane = pages.open_tab(browser, horizon, stack_id)
     tab = page.find_element(By.CSS_SELECTOR, pages.TAB)
     assert tab.get_attribute('data-final') == 'false', pages.tab_text(page)
+    assert WAITING in pages.tab_text(page), pages.tab_text(page)
     pages.set_mark(page, 'this page')
 
     seen = pages.watch_row(page, MEMBER,
@@ -111,6 +114,8 @@ def test_milestones_appear_in_place_then_the_final_state(
     # heat-api's word for a deployment's signal that ended it.
     assert final[MEMBER]['progress'] == 'Outputs received', final
     assert final['chain/0/deployment']['status'] == 'COMPLETE', final
+    # The cause section came with the last rows, in place: nothing waits.
+    assert WAITING not in pages.tab_text(page), pages.tab_text(page)
     assert pages.mark(page) == 'this page', 'the page was reloaded'
 
 
@@ -168,7 +173,7 @@ def test_backup_from_the_form_runs_then_completes(
         By.CSS_SELECTOR, '.messages .alert'))
     assert 'requested BACKUP of chain.1.deployment (request ' in said, said
     # Running (the BACKUP's own milestone, in place), then complete. The
-    # deployment's action is UPDATE: a custom action runs as an update.
+    # row says BACKUP, though Heat runs a custom action as an UPDATE.
     ran = []
 
     def backup_ended(row):
@@ -180,6 +185,7 @@ def test_backup_from_the_form_runs_then_completes(
     pages.set_mark(page, 'this page')
     seen = pages.watch_row(page, MEMBER, backup_ended)
     assert ran, seen
+    assert {row['action'] for row in ran} == {'BACKUP'}, seen
     assert pages.mark(page) == 'this page', 'the page was reloaded'
     WebDriverWait(page, pages.PAGE_WAIT).until(
         lambda d: d.find_element(

@@ -35,6 +35,9 @@ LONG_REASON = ('Error: resources.chain.resources[1].resources.deployment: '
                'Deployment exited with non-zero status code: 4; ' +
                'psql: could not connect to server: ' + 'x' * 300 +
                ' END-OF-REASON')
+# The cause section's heading while the stack runs.
+WAITING = 'What it waits for'
+ACTION_CELL = '<td class="lifecycle-action">%s</td>'
 
 # heat-dashboard's test data replaces heatclient's HTTPException.__init__
 # and __str__ (test_data/exceptions.py, for its mocked API calls): our
@@ -150,8 +153,13 @@ class LifecycleTabTests(test.TestCase):
         self.assertIn('refuse: quota exceeded', row)
         # mistral-dashboard is not installed here: no link to its page.
         self.assertNotIn('<a href', row)
+        # The rows' last refresh keeps it.
+        url = reverse('horizon:project:lifecycle:rows', args=[STACK_ID])
+        found = json.loads(self.client.get(url).content)
+        self.assertIn('5e1f-77', found['rows'])
 
-    def running(self, progress='In progress: step 2 of 5'):
+    def running(self, progress='In progress: step 2 of 5',
+                deploy_action='BACKUP'):
         template = {'heat_template_version': '2018-08-31', 'resources': {
             'deploy': {'type': 'OS::Heat::SoftwareDeployment',
                        'properties': {'run_timeout': 600,
@@ -162,12 +170,15 @@ class LifecycleTabTests(test.TestCase):
             resources=[fake_heat.resource(
                 'deploy', TOP, 'UPDATE_IN_PROGRESS', physical_id='D1',
                 updated='2099-01-01T00:00:00Z')],
+            # A request's BACKUP runs as Heat's UPDATE of the deployment;
+            # the config delivered names it.
             deployments={'D1': {'id': 'D1', 'status': 'IN_PROGRESS',
-                                'action': 'BACKUP', 'config_id': 'K1',
+                                'action': 'UPDATE', 'config_id': 'K1',
                                 'status_reason': progress,
                                 'updated_time': '2026-11-28T12:00:30Z'}},
-            configs={'K1': {'id': 'K1', 'group': 'script', 'inputs': [],
-                            'config': ''}},
+            configs={'K1': {'id': 'K1', 'group': 'component', 'inputs': [
+                {'name': 'deploy_action', 'value': deploy_action}],
+                'config': {'configs': [{'actions': ['CREATE', 'BACKUP']}]}}},
             templates={'app/' + STACK_ID: template},
             events={'deploy': [{
                 'id': 'E1', 'resource_name': 'deploy',
@@ -181,12 +192,23 @@ class LifecycleTabTests(test.TestCase):
         page = self.open_tab()
         self.assertIn('data-final="false"', page)
         self.assertIn('step 2 of 5', page)
-        self.assertIn('BACKUP', page)
         # Progress came: start_timeout no longer counts, run_timeout does.
         self.assertIn('run_timeout', page)
         self.assertIn('2099-01-01T00:10:00Z', page)
         self.assertIn('<svg', page)
         self.assertIn('class="lifecycle-mark"', page)
+
+    def test_a_custom_action_is_the_rows_action_not_update(self):
+        self.running()
+        self.assertIn(ACTION_CELL % 'BACKUP', self.open_tab())
+        url = reverse('horizon:project:lifecycle:rows', args=[STACK_ID])
+        found = json.loads(self.client.get(url).content)
+        self.assertIn(ACTION_CELL % 'BACKUP', found['rows'])
+
+    def test_a_reapply_is_the_rows_update(self):
+        # Re-applying a component without an UPDATE entry delivers CREATE.
+        self.running(deploy_action='CREATE')
+        self.assertIn(ACTION_CELL % 'UPDATE', self.open_tab())
 
     def test_a_stack_without_deployments_says_so(self):
         self.heat(stack=stack(), resources=[
@@ -207,10 +229,13 @@ class LifecycleTabTests(test.TestCase):
 
     def test_the_rows_view_gives_the_rows_until_they_are_final(self):
         fake = self.running()
+        self.assertIn(WAITING, self.open_tab())
         url = reverse('horizon:project:lifecycle:rows', args=[STACK_ID])
         found = json.loads(self.client.get(url).content)
         self.assertFalse(found['final'])
         self.assertIn('step 2 of 5', found['rows'])
+        # While it runs the tab's own cause section stands.
+        self.assertNotIn('cause', found)
         fake.stack['stack_status'] = 'UPDATE_COMPLETE'
         fake.resources[0]['resource_status'] = 'UPDATE_COMPLETE'
         fake.deployments['D1'].update(status='COMPLETE',
@@ -219,6 +244,23 @@ class LifecycleTabTests(test.TestCase):
         self.assertTrue(found['final'])
         self.assertIn('COMPLETE', found['rows'])
         self.assertIn('data-final="true"', found['rows'])
+        # The cause section comes too, to replace the one that said what
+        # the stack waited for: nothing to say after a success.
+        self.assertEqual(found['cause'].strip(), '')
+
+    def test_the_rows_view_sends_the_cause_of_a_final_failure(self):
+        fake = self.running()
+        fake.stack['stack_status'] = 'UPDATE_FAILED'
+        fake.resources[0].update(resource_status='UPDATE_FAILED',
+                                 resource_status_reason=LONG_REASON)
+        fake.deployments['D1'].update(status='FAILED',
+                                      status_reason=LONG_REASON[:120])
+        url = reverse('horizon:project:lifecycle:rows', args=[STACK_ID])
+        found = json.loads(self.client.get(url).content)
+        self.assertTrue(found['final'])
+        self.assertIn('Cause first', found['cause'])
+        self.assertIn('END-OF-REASON', found['cause'])
+        self.assertNotIn(WAITING, found['cause'])
 
     def test_the_rows_view_answers_an_unreachable_heat_with_its_error(self):
         self.http.register_uri(requests_mock.ANY, requests_mock.ANY,
@@ -290,11 +332,11 @@ class LifecycleTabTests(test.TestCase):
         self.assertTrue(any('refused by the cloud' in m for m in said),
                         said)
 
-    def run_backup(self, fake):
+    def run_backup(self, fake, inputs='target=s3\n'):
         url = reverse('horizon:project:lifecycle:run', args=[STACK_ID])
         return self.client.post(url, {'stack_id': STACK_ID,
                                       'target': 'deploy BACKUP',
-                                      'inputs': 'target=s3\n'})
+                                      'inputs': inputs})
 
     def test_running_an_action_sends_the_stack_update(self):
         fake = self.component_stack()
@@ -317,3 +359,13 @@ class LifecycleTabTests(test.TestCase):
         said = [str(m) for m in messages.get_messages(res.wsgi_request)]
         self.assertTrue(any('refused BACKUP of deploy' in m for m in said),
                         said)
+
+    def test_a_request_the_library_refuses_is_an_error_message(self):
+        fake = self.component_stack()
+        res = self.run_backup(fake, inputs='deploy_action=DELETE\n')
+        self.assertEqual(res.status_code, 200)
+        self.assertEqual(fake.patches, [])
+        said = [str(m) for m in messages.get_messages(res.wsgi_request)]
+        self.assertEqual(said, ["--input 'deploy_action=DELETE': "
+                                "deploy_action is set by Heat, not by a "
+                                "request"])

@@ -112,17 +112,26 @@ def test_ctrl_c_leaves_cleanly():
     assert out.getvalue() == 'interrupted: the stack goes on without us\n'
 
 
+def delivered(action):
+    """A delivered config whose deploy_action input is `action`."""
+    return {'group': 'component', 'inputs': [
+        {'name': 'deploy_server_id', 'value': 'S1'},
+        {'name': 'deploy_action', 'value': action}]}
+
+
 def test_details_name_the_action_and_the_deadline_that_will_fire():
     found = pw.details(
         {'path': ['chain', '1', 'deploy'], 'resource_name': 'deploy',
          'resource_status': 'UPDATE_IN_PROGRESS',
          'updated_time': '2026-11-24T12:07:30Z', 'stack_ref': 'm1/M1',
          'physical_resource_id': 'D1'},
-        {'status': 'IN_PROGRESS', 'action': 'BACKUP',
+        {'status': 'IN_PROGRESS', 'action': 'UPDATE',
          'status_reason': 'In progress: step 2 of 5'},
         {'start_timeout': 60, 'run_timeout': 600},
-        {'stack_status': 'UPDATE_IN_PROGRESS'}, NOW)
+        {'stack_status': 'UPDATE_IN_PROGRESS'}, NOW, delivered('BACKUP'))
     assert found['path'] == 'chain/1/deploy'
+    # A request's BACKUP runs as Heat's UPDATE; the config delivered
+    # names it.
     assert found['action'] == 'BACKUP'
     assert found['progress'] == 'step 2 of 5'
     assert found['elapsed'] == '2:30'
@@ -140,3 +149,14 @@ def test_details_of_a_final_deployment_have_no_deadline():
                        {'stack_status': 'CREATE_COMPLETE'}, NOW)
     assert found['final'] and found['deadlines'] == []
     assert found['action'] == 'CREATE'
+
+
+def test_details_of_a_reapply_or_an_unread_config_name_heats_action():
+    deployment = {'status': 'COMPLETE', 'action': 'UPDATE'}
+    row = {'path': ['d'], 'resource_status': 'UPDATE_COMPLETE'}
+    stack = {'stack_status': 'UPDATE_COMPLETE'}
+    # A re-apply of a component without an UPDATE entry delivers CREATE.
+    for config in (delivered('CREATE'), delivered('UPDATE'), None,
+                   {'inputs': []}):
+        found = pw.details(row, deployment, {}, stack, NOW, config)
+        assert found['action'] == 'UPDATE', config

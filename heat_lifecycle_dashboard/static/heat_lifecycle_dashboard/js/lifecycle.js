@@ -13,7 +13,9 @@
  */
 /* The Lifecycle tab's rows refresh themselves while anything runs: a GET
  * of the tab's rows view (JSON with the rows' HTML) every few seconds,
- * with Horizon's jQuery, until the view says everything is final. */
+ * with Horizon's jQuery, until the view says everything is final. The
+ * last answer also brings the cause section, replaced in place: it then
+ * says how the stack ended, not what it waited for. */
 (function ($) {
   'use strict';
   var INTERVAL_MS = 5000;
@@ -31,6 +33,9 @@
         }
         $tab.find('.lifecycle-rows').html(found.rows);
         $tab.find('.lifecycle-stack-status').text(found.stack_status);
+        if (found.cause !== undefined) {
+          $tab.find('.lifecycle-cause-section').html(found.cause);
+        }
         $tab.attr('data-final', found.final ? 'true' : 'false');
         if (!found.final) { setTimeout(next, INTERVAL_MS); }
       }).fail(function () { setTimeout(next, INTERVAL_MS * 3); });
