@@ -11,11 +11,11 @@
 # under the License.
 """What the tab shows and sends, from the project's library.
 
-The only module of the dashboard that imports heat_lifecycle_plugins:
-the diagnosis behind `why`, the progress reader behind `progress watch`,
-the deadlines of `waiting`, the request builder behind `action run`. The
-rest of the dashboard sees plain dicts and the library's errors, named
-below.
+The only module of the tab that imports heat_lifecycle_plugins (the
+operator's host_check takes its line format only): the diagnosis behind
+`why`, the progress reader behind `progress watch`, the deadlines of
+`waiting`, the request builder behind `action run`. The rest of the
+dashboard sees plain dicts and the library's errors, named below.
 """
 
 import datetime
