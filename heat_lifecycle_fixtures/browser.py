@@ -57,10 +57,12 @@ class Browser(service.Service):
         os.environ['SE_MANAGER_PATH'] = NO_SELENIUM_MANAGER
         port = process.free_port()
         # chromium writes its crash database and GTK its dconf cache under
-        # the home directory: this one, removed with the work directory.
-        home = self.path('home')
-        os.makedirs(home, exist_ok=True)
-        env = dict(os.environ, HOME=home,
+        # the home directory, its scoped_dir.* in the temp dir: these,
+        # removed with the work directory.
+        home, tmp = self.path('home'), self.path('tmp')
+        for directory in (home, tmp):
+            os.makedirs(directory, exist_ok=True)
+        env = dict(os.environ, HOME=home, TMPDIR=tmp,
                    XDG_CONFIG_HOME=os.path.join(home, '.config'),
                    XDG_CACHE_HOME=os.path.join(home, '.cache'))
         self.spawn('chromedriver', [

@@ -23,5 +23,10 @@ series=$(hlp_series "${1:-}")
 [ $# -gt 0 ] && shift
 venv=$(bash tools/horizon-venv.sh "$series")
 export DJANGO_SETTINGS_MODULE=tests.dashboard.settings
-PYTHONPATH=$PWD exec "$venv/bin/python" -m pytest -p no:cacheprovider \
+# Horizon's test settings keep their secret key (and compressor its
+# CACHE) in the temp dir: one of their own, removed after.
+TMPDIR=$(mktemp -d -t hlp-dashboard-tests.XXXXXX)
+export TMPDIR
+trap 'rm -rf "$TMPDIR"' EXIT
+PYTHONPATH=$PWD "$venv/bin/python" -m pytest -p no:cacheprovider \
     --confcutdir=tests/dashboard tests/dashboard "$@"

@@ -13,6 +13,8 @@
 (Horizon's, with heat-dashboard enabled) plus our enabled file, as an
 operator's openstack_dashboard/local/enabled/ holds it."""
 
+import tempfile
+
 import openstack_dashboard.enabled
 from openstack_dashboard.test.settings import *  # noqa: F401,F403
 from openstack_dashboard.utils import settings
@@ -30,6 +32,10 @@ settings.update_dashboards(
     INSTALLED_APPS)  # noqa: F405
 
 INSTALLED_APPS = list(dict.fromkeys(INSTALLED_APPS))  # noqa: F405
+
+# Horizon's test settings compress into /tmp itself: into the temp dir
+# instead, which tools/dashboard-tests.sh makes and removes.
+COMPRESS_ROOT = tempfile.gettempdir()
 
 # Django's test runner would create the test database; pytest alone runs
 # the tests: an in-memory one (Horizon keeps sessions in cookies).
