@@ -22,6 +22,8 @@ Manager; both speak W3C WebDriver to chromedriver.
 """
 
 import os
+import shutil
+import tempfile
 
 from selenium import webdriver
 from selenium.webdriver.common.by import By
@@ -57,11 +59,14 @@ class Browser(service.Service):
         os.environ['SE_MANAGER_PATH'] = NO_SELENIUM_MANAGER
         port = process.free_port()
         # chromium writes its crash database and GTK its dconf cache under
-        # the home directory, its scoped_dir.* in the temp dir: these,
-        # removed with the work directory.
-        home, tmp = self.path('home'), self.path('tmp')
-        for directory in (home, tmp):
-            os.makedirs(directory, exist_ok=True)
+        # the home directory (this one, removed with the work directory),
+        # its scoped_dir.* with a socket in the temp dir: one of its own,
+        # short (a socket's path is at most 107 bytes: chromium does not
+        # start from a temp dir deep in pytest's), removed after the rest.
+        home = self.path('home')
+        os.makedirs(home, exist_ok=True)
+        tmp = tempfile.mkdtemp(prefix='hlp-chromium-')
+        self.addCleanup(shutil.rmtree, tmp, ignore_errors=True)
         env = dict(os.environ, HOME=home, TMPDIR=tmp,
                    XDG_CONFIG_HOME=os.path.join(home, '.config'),
                    XDG_CACHE_HOME=os.path.join(home, '.cache'))
