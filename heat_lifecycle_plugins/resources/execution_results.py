@@ -23,7 +23,9 @@ execution's id is the physical id, failed or cancelled CREATE included, so
 that DELETE can clean up; a later execution's id never is.
 
 Outputs holding a lone surrogate are not merged either: every action
-after CREATE passes the outputs on to Mistral (unsendable_output()).
+after CREATE passes the outputs on to Mistral (unsendable_output()); such
+outputs stored by an earlier version are kept but not passed on
+(sendable_outputs()).
 
 A CHECK execution's outputs are not merged: they say whether the external
 thing drifted (check_outcome()). A replace_decision execution's outputs say
@@ -188,6 +190,34 @@ def unsendable_output(run, output):
                         protocol.shown(name, MAX_VALUE_SHOWN), problem,
                         run.execution_id))
     return None
+
+
+def sendable_outputs(outputs):
+    """(the held outputs that can be passed on, names of those that cannot).
+
+    Outputs stored before unsendable_output() existed may hold a lone
+    surrogate. They stay stored (the `output` attribute still shows them)
+    but are not sent: no workflow can be sent them, and refusing the
+    action instead would wedge every later one, DELETE included.
+    """
+    sendable, withheld = {}, []
+    for name, value in (outputs or {}).items():
+        if protocol.sendable_problem({name: value}):
+            withheld.append(name)
+        else:
+            sendable[name] = value
+    return sendable, withheld
+
+
+def withheld_reason(action, workflow, withheld):
+    """The event of outputs sendable_outputs() did not pass on."""
+    return ('%s workflow %s was not sent the held output%s %s: each holds '
+            'a lone surrogate, stored by an earlier version, that no '
+            'workflow can be sent; the output attribute still has %s' % (
+                action, workflow, '' if len(withheld) == 1 else 's',
+                ', '.join(protocol.shown(name, MAX_VALUE_SHOWN)
+                          for name in withheld),
+                'it' if len(withheld) == 1 else 'them'))
 
 
 def _merged(run, held, output):

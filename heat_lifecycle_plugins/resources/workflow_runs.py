@@ -137,8 +137,14 @@ class WorkflowRuns(object):
         self._refuse_unsendable(action, props, spec, extra_input)
         self._settle_unread()
         workflow = spec[self.WORKFLOW]
+        outputs, withheld = results.sendable_outputs(self._outputs())
+        if withheld and action != results.CREATE:
+            reason = results.withheld_reason(action, workflow, withheld)
+            LOG.warning('%(res)s: %(reason)s', {'res': self,
+                                                'reason': reason})
+            self._add_event(self.action, self.status, reason)
         params = results.execution_params(action, spec.get(self.PARAMS),
-                                          self._outputs(), extra_env)
+                                          outputs, extra_env)
         waiting = self._waiting(notify and opts().mistral_notify)
         if waiting.url:
             params = notices.with_webhook(params, waiting.url)

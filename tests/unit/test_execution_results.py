@@ -415,3 +415,25 @@ def test_published_values_with_a_lone_surrogate_are_not_kept():
     assert out.failure.kind == er.WORKFLOW_FAILED
     assert er.partial_outcome(CREATE, NEW, tasks).outputs == {
         'resource_id': 'half-1'}
+
+
+def test_held_outputs_with_a_lone_surrogate_are_kept_but_not_sent():
+    held = {'resource_id': 'thing-1', 'word': 'caf\udce9',
+            '\ud800key': 'x', 'deep': {'list': ['ok', '\udfff']},
+            'astral': 'n\U0001f600'}
+    sendable, withheld = er.sendable_outputs(held)
+    assert sendable == {'resource_id': 'thing-1', 'astral': 'n\U0001f600'}
+    assert withheld == ['word', '\ud800key', 'deep']
+    assert er.sendable_outputs(None) == ({}, [])
+
+
+def test_the_withheld_outputs_event_names_each_storably():
+    reason = er.withheld_reason('UPDATE', 'thing_update',
+                                ['word', '\ud800key'])
+    assert reason == (
+        "UPDATE workflow thing_update was not sent the held outputs 'word', "
+        "'\\ud800key': each holds a lone surrogate, stored by an earlier "
+        "version, that no workflow can be sent; the output attribute still "
+        "has them")
+    assert er.withheld_reason('DELETE', 'thing_delete', ['word']).startswith(
+        "DELETE workflow thing_delete was not sent the held output 'word':")

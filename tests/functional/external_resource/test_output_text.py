@@ -15,10 +15,13 @@ Every action after CREATE sends the merged outputs to Mistral (its
 environment's heat_extresource_data). An output holding a lone surrogate
 (Mistral's JSON can return "\\udce9") fails the action that returned it,
 by name, and is neither stored nor sent; text above U+FFFF is kept and
-sent (JSON carries it as a surrogate pair).
+sent (JSON carries it as a surrogate pair). Such an output stored by an
+earlier version is kept but not sent, and an event says so.
 """
 
+from heat.db import api as db_api
 from oslo_serialization import jsonutils
+import sqlalchemy
 
 from heat_lifecycle_fixtures import hot
 from tests.functional.external_resource.conftest import executions_of
@@ -78,3 +81,46 @@ def test_text_above_u_ffff_in_an_output_is_kept_and_passed_on(
     thing_id = heat.physical_ids(ident)['thing']
     heat.delete(ident)
     assert thing_id not in thing_store.things()
+
+
+def _store_outputs_as_an_earlier_version(ident, outputs):
+    """The thing's stored outputs replaced, as ASCII JSON, in the database.
+
+    Earlier versions stored outputs holding a lone surrogate this way.
+    """
+    with db_api.get_engine().begin() as conn:
+        changed = conn.execute(sqlalchemy.text(
+            "UPDATE resource_data rd JOIN resource r ON rd.resource_id = "
+            "r.id SET rd.value = :v WHERE r.stack_id = :s AND r.name = "
+            "'thing' AND rd.`key` = 'outputs'"),
+            {'v': jsonutils.dumps(outputs, ensure_ascii=True),
+             's': ident['stack_id']}).rowcount
+    assert changed == 1
+
+
+def test_a_stored_lone_surrogate_is_kept_but_never_sent_again(
+        heat, mistral, thing_store):
+    params = {'store': thing_store.url}
+    ident = heat.create(_template('create_astral_word'), params=params)
+    thing_id = heat.physical_ids(ident)['thing']
+    _store_outputs_as_an_earlier_version(
+        ident, {'resource_id': thing_id, 'word': 'caf\udce9'})
+
+    heat.update(ident, _template('create_astral_word', size=2),
+                params=params)
+    sent = _env_of_last(mistral, 'echo_update')['heat_extresource_data']
+    assert sent == {'resource_id': thing_id}
+    reasons = [e['resource_status_reason']
+               for e in heat.events(ident, 'thing')]
+    assert ("UPDATE workflow echo_update was not sent the held output "
+            "'word': each holds a lone surrogate, stored by an earlier "
+            "version, that no workflow can be sent; the output attribute "
+            "still has it") in reasons
+    output = heat.resource(ident, 'thing', with_attr=['output'])[
+        'attributes']['output']
+    assert output['word'] == 'caf\udce9' and output['size_seen'] == 2
+
+    heat.delete(ident)
+    assert thing_id not in thing_store.things()
+    sent = _env_of_last(mistral, 'thing_delete')['heat_extresource_data']
+    assert 'word' not in sent and sent['resource_id'] == thing_id
