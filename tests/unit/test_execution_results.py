@@ -240,17 +240,21 @@ def test_delete_is_skipped_only_when_create_never_started():
 
 # -- outputs over the limit ----------------------------------------------
 
+def _held_with_new_id(reason):
+    """A failed UPDATE's outcome: MADE's outputs, thing-2 returned."""
+    return er.Outcome('thing-2', {'resource_id': 'thing-2', 'size': 1},
+                      er.Failure(er.BAD_RESULT, reason))
+
+
 def test_oversized_outputs_keep_the_held_ones_and_the_new_resource_id():
     execution = ex.Execution('SUCCESS', None,
                              '{"resource_id": "thing-2", "blob": "xx"}')
     outcome = er.outcome_of(UPDATE, MADE, execution)
     out = er.oversized(UPDATE, MADE, outcome, 70000, 65536)
-    assert out.physical_id == 'thing-2'
-    assert out.outputs == {'resource_id': 'thing-2', 'size': 1}
-    assert out.failure == er.Failure(
-        er.BAD_RESULT, 'workflow thing_update returned outputs of 70000 '
-        'bytes as JSON (with the outputs kept before): more than the 65536 '
-        'bytes Heat keeps for this resource ([heat_lifecycle_plugins] '
+    assert out == _held_with_new_id(
+        'workflow thing_update returned outputs of 70000 bytes as JSON '
+        '(with the outputs kept before): more than the 65536 bytes Heat '
+        'keeps for this resource ([heat_lifecycle_plugins] '
         'mistral_max_output_bytes); they were not stored, Mistral execution '
         'exec-update still has them')
 
@@ -368,14 +372,12 @@ def test_an_output_with_a_lone_surrogate_fails_and_is_not_stored(
         output, named, shown):
     output = dict(output, resource_id='thing-2')
     out = er.outcome_of(UPDATE, MADE, ex.Execution('SUCCESS', None, output))
-    assert out.physical_id == 'thing-2'
-    assert out.outputs == {'resource_id': 'thing-2', 'size': 1}
-    assert out.failure == er.Failure(
-        er.BAD_RESULT, 'UPDATE workflow thing_update returned output %s, '
-        'where %s holds a lone surrogate, a character no UTF-8 text can '
-        'carry: Heat cannot pass it on to the next workflow; the '
-        'execution\'s outputs were not stored, Mistral execution '
-        'exec-update still has them' % (named, shown))
+    assert out == _held_with_new_id(
+        'UPDATE workflow thing_update returned output %s, where %s holds a '
+        'lone surrogate, a character no UTF-8 text can carry: Heat cannot '
+        'pass it on to the next workflow; the execution\'s outputs were not '
+        'stored, Mistral execution exec-update still has them' % (
+            named, shown))
 
 
 def test_a_lone_surrogate_as_mistral_sends_it_in_json():

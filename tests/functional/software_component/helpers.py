@@ -133,8 +133,12 @@ def script(actions, text='echo hi'):
 
 
 def wait_for(predicate, timeout=30):
+    """predicate()'s first true value, polled every 0.05 s."""
     deadline = time.time() + timeout
-    while not predicate():
+    while True:
+        value = predicate()
+        if value:
+            return value
         if time.time() > deadline:
             raise AssertionError('timed out waiting for %s' % predicate)
         time.sleep(0.05)

@@ -37,8 +37,7 @@ def member_one(engine, ident):
 
 
 def nested_identity(engine, ident):
-    helpers.wait_for(lambda: member_one(engine, ident))
-    return member_one(engine, ident)
+    return helpers.wait_for(lambda: member_one(engine, ident))
 
 
 def test_group_members_deliver_and_report_progress(engine):
@@ -52,8 +51,6 @@ def test_group_members_deliver_and_report_progress(engine):
 
 
 def check_group_members(engine, ident):
-    helpers.wait_for(lambda: engine.resource(ident, 'group', with_attr=False)[
-        'physical_resource_id'])
     members = nested_identity(engine, ident)
     for name in ('one', 'two'):
         item = helpers.wait_for_delivery(engine, members, 'CREATE', name=name,
