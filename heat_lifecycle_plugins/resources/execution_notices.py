@@ -153,6 +153,7 @@ class Notice(object):
         LOG.warning('%s: a notification said execution %s ended; it runs',
                     self.resource, self.execution_id)
         self.resource._forget(ENDED_KEY)
+        self._waiting.again(self._waiter)
 
 
 class ExecutionNotices(object):

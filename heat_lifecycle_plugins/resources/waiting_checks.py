@@ -17,8 +17,10 @@ at once when its RPC call lands in the same process (wake()); when another
 engine worker, on this host or another, handled it, the write is in the
 database only, so while any check waits in this process one thread (the
 watch) reads the notices of all of them in one query every `every`
-seconds (WATCH_EVERY) and wakes those whose notice came. The thread ends
-when no check waits: an idle worker makes no query.
+seconds (WATCH_EVERY) and wakes those whose notice came, once (a check
+told while Mistral does not answer waits at its own pace, not the
+watch's), or again after its notice was dismissed. The thread ends when
+no check waits: an idle worker makes no query.
 """
 
 import collections
@@ -54,12 +56,13 @@ class WaitingChecks(object):
     for those that have one (one database query).
     """
 
-    def __init__(self, look, every=WATCH_EVERY, sleep=time.sleep):
+    def __init__(self, look, every=WATCH_EVERY, sleep=None):
         self.look = look
         self.every = every
-        self.sleep = sleep
+        self.sleep = sleep  # None: time.sleep as patched when called
         self._lock = threading.Lock()
         self._waiters = []
+        self._woken = set()  # woken by the watch: not again while waiting
         self._watching = False
 
     def enter(self, waiter):
@@ -75,6 +78,7 @@ class WaitingChecks(object):
     def leave(self, waiter):
         with self._lock:
             self._waiters.remove(waiter)
+            self._woken.discard(waiter)
 
     def waiting(self):
         with self._lock:
@@ -86,18 +90,28 @@ class WaitingChecks(object):
             if waiter.execution_id == execution_id:
                 waiter.event.set()
 
+    def again(self, waiter):
+        """Let the watch wake `waiter` again (its notice was dismissed)."""
+        with self._lock:
+            self._woken.discard(waiter)
+
     def _waiters_or_stop(self):
+        """(the waiters the watch has not woken, whether to stop)."""
         with self._lock:
             if not self._waiters:
                 self._watching = False
-            return list(self._waiters)
+            return ([w for w in self._waiters if w not in self._woken],
+                    not self._watching)
 
     def _watch(self):
         failing = False
         while True:
-            waiters = self._waiters_or_stop()
-            if not waiters:
+            waiters, stop = self._waiters_or_stop()
+            if stop:
                 return
+            if not waiters:
+                (self.sleep or time.sleep)(self.every)
+                continue
             try:
                 stored = self.look(sorted({w.resource_id for w in waiters}))
                 failing = False
@@ -107,6 +121,9 @@ class WaitingChecks(object):
                                 'checks (their own looks go on): %s',
                                 len(waiters), exc)
                 failing, stored = True, {}
-            for waiter in matched(waiters, stored):
+            found = matched(waiters, stored)
+            with self._lock:
+                self._woken.update(found)
+            for waiter in found:
                 waiter.event.set()
-            self.sleep(self.every)
+            (self.sleep or time.sleep)(self.every)

@@ -88,6 +88,21 @@ def test_the_watch_stops_when_no_check_waits_and_starts_again():
     assert stopped(waiting)
 
 
+def test_the_watch_wakes_a_check_once_unless_its_notice_is_dismissed():
+    database = Database()
+    waiting = waiting_checks.WaitingChecks(database.look, every=0.01)
+    check = waiter(6, 'exec-6')
+    database.notices[6] = 'exec-6'
+    waiting.enter(check)
+    assert check.event.wait(SOON) is True
+    check.event.clear()
+    assert check.event.wait(0.1) is False  # the notice is still stored
+    waiting.again(check)
+    assert check.event.wait(SOON) is True
+    waiting.leave(check)
+    assert stopped(waiting)
+
+
 def test_a_failed_look_does_not_end_the_watch():
     database = Database(fail=3)
     waiting = waiting_checks.WaitingChecks(database.look, every=0.01)
