@@ -44,6 +44,8 @@ TYPES = {OURS: 'OS::Mistral::ExternalResource', INTREE: UPSTREAM_EXTERNAL}
 PHASES = 8
 CREATORS = 4  # stacks created at once through heat-api
 SETTLE = 2.0  # seconds after a window's deletes before the next baseline
+# Seconds heat-api may take to return finished what Heat's database shows.
+API_SLACK = 30
 WORKFLOW = """
 %s:
   input: [delay_url, timeout]
@@ -92,13 +94,15 @@ class Window(object):
                             workflow='bx_%s_%d' % (self.tag, i))
                        for i, (kind, seconds, round_) in enumerate(entries)]
         self.driver = None
+        self.api = None  # watch.ApiReads, once the stacks exist
 
     def _create(self, indices):
         hc = self.env.heat()
         for i in indices:
             s = self.stacks[i]
+            s['name'] = 'bx-%s-%d' % (self.tag, i)
             created = hc.stacks.create(
-                stack_name='bx-%s-%d' % (self.tag, i), parameters={},
+                stack_name=s['name'], parameters={},
                 template=template(s['kind'], s['workflow'],
                                   self.env.delays.url(s['seconds']),
                                   s['seconds']))
@@ -126,6 +130,8 @@ class Window(object):
                          for share in shares]:
                 done.result()
         self.driver.stack_ids.extend(s['stack'] for s in self.stacks)
+        self.api = watch.ApiReads(self.env.heat, self.env.mistral_log,
+                                  self.stacks).start()
 
     def wait_started(self, timeout):
         """Until every execution runs (for ours: with its webhook)."""
@@ -159,6 +165,8 @@ class Window(object):
                                          stacks.TERMINAL)
         self._until(lambda: all(done(s) for s in self.stacks), timeout,
                     'every ExternalResource COMPLETE')
+        self._until(self.api.done, API_SLACK,
+                    'heat-api returning every ExternalResource finished')
 
     def _until(self, check, timeout, what):
         deadline = time.monotonic() + timeout
@@ -166,6 +174,9 @@ class Window(object):
             if self.env.events.error is not None:
                 raise harness.BenchmarkError('reading Heat\'s events: %s'
                                              % self.env.events.error)
+            if self.api is not None and self.api.error is not None:
+                raise harness.BenchmarkError('reading through heat-api: %s'
+                                             % self.api.error)
             if time.monotonic() > deadline:
                 raise harness.BenchmarkError('%s %s: not in %d s' % (
                     self.tag, what, timeout))
@@ -206,9 +217,14 @@ class Window(object):
         signal = self.env.events.first(s['stack'], 'ext', 'SIGNAL',
                                        ('IN_PROGRESS', 'COMPLETE', 'FAILED'))
         arrived = self.env.cfn_log.read().arrived.get(s['stack'])
+        read_back, read = self.api.seen.get(s['stack'], (None, None))
         s.update(execution=execution, mistral_state=state, success=success,
                  complete=end.seen, status=end.status,
                  latency=(end.seen - success) if success else None,
+                 api_seen=read_back, api_read=read,
+                 api_reads=self.api.reads[s['stack']],
+                 user_latency=(read_back - success)
+                 if success and read_back else None,
                  signalled=signal.seen if signal else None,
                  arrived=arrived[0] if arrived else None,
                  how=how_it_ended(events), calls=sum(calls.values()),
@@ -238,6 +254,10 @@ class Window(object):
                 'peak': max(in_use) if in_use else None,
                 'all_threads': harness.median(sampled(1))}
 
+    def stop_reads(self):
+        if self.api is not None:
+            self.api.stop()
+
     def delete(self):
         for s in self.stacks:
             self.driver.delete(s['stack'], wait=False)
@@ -259,18 +279,24 @@ def run_window(env, case, entries, timeout, log, lose=False):
         if window.driver is not None:
             window.driver.cleanUp()  # deletes what is left, best effort
         raise
+    finally:
+        window.stop_reads()
     window.delete()
     if outage:
         found['outage'] = outage
     for s in window.stacks:
-        log('    %-7s %6.3fs workflow: SUCCESS -> COMPLETE %s, %d Mistral '
-            'calls %s, %s' % (
-                s['kind'], s['seconds'], '%.3fs' % s['latency']
-                if s['latency'] is not None else 'not seen', s['calls'],
+        log('    %-7s %6.3fs workflow: SUCCESS -> COMPLETE %s (through '
+            'heat-api %s), %d Mistral calls %s, %s' % (
+                s['kind'], s['seconds'], seconds_or(s['latency']),
+                seconds_or(s['user_latency']), s['calls'],
                 s['calls_by'], s['how'] or 'in-tree'))
     log('    threads in use: %s; calls of no stack: %s' % (
         found['threads'], found['unattributed']))
     return window.stacks, found
+
+
+def seconds_or(value):
+    return '%.3fs' % value if value is not None else 'not seen'
 
 
 def lose_notifications(window, timeout):

@@ -25,6 +25,7 @@ import collections
 import statistics
 
 from benchmarks import external_cases as cases
+from benchmarks import external_watch as watch
 from benchmarks import ratios
 
 OURS, INTREE, KINDS = cases.OURS, cases.INTREE, cases.KINDS
@@ -285,8 +286,44 @@ def told_row(name, case):
                  'the signal %.2f s' % split)
     verdict = ratios.verdict(band, TOLD_SECONDS)
     seen += ratios.to_decide(band, TOLD_SECONDS, rounds='told stacks')
+    read = through_api(case)
+    if read:
+        user, term, one = read
+        seen += ('; as a user polling heat-api every %g s reads it: %s'
+                 % (watch.API_EVERY, describe_seconds(user)))
+        seen += ratios.to_decide(user, TOLD_SECONDS, rounds='told stacks')
+        seen += ('; heat-api returned it %s after the database\'s '
+                 'COMPLETE, one read taking %s' % (
+                     describe_seconds(term), describe_seconds(one)))
+        verdict = worse(verdict, ratios.verdict(user, TOLD_SECONDS))
     return ('ExternalResource told, %s: median SUCCESS -> COMPLETE <= %.1f s'
+            ' (Heat\'s database; through heat-api where measured)'
             % (case_title(name, case), TOLD_SECONDS), seen, verdict)
+
+
+def through_api(case):
+    """Bands of ours' told stacks as read through heat-api, or None.
+
+    (SUCCESS -> heat-api returned it COMPLETE, the database's COMPLETE ->
+    that, the finishing read's own time); None for results from before
+    ApiReads.
+    """
+    told = [s for s in of_kind(case, OURS, 'told')
+            if s['status'] == 'COMPLETE' and
+            s.get('user_latency') is not None]
+    if not told:
+        return None
+    return (median_band([s['user_latency'] for s in told]),
+            median_band([s['api_seen'] - s['complete'] for s in told]),
+            median_band([s['api_read'] for s in told]))
+
+
+def worse(*verdicts):
+    """MISSED if any is, else undecided if any is, else met."""
+    for verdict in (ratios.MISSED, ratios.UNDECIDED):
+        if verdict in verdicts:
+            return verdict
+    return ratios.MET
 
 
 def _untold(ours):

@@ -29,12 +29,18 @@
   which grows to 64 threads and never shrinks: counting threads alone
   would count idle ones); it sleeps in nanosleep between checks, or waits
   on the network; an idle pool thread waits on a futex.
+- ApiReads: what a user polling heat-api sees: per stack, the moment
+  heat-api first returned the resource finished, to clients that read it
+  (one GET each) every API_EVERY seconds from when Mistral's log shows
+  its execution ended.
 - attribute(): the proxy's requests, each to the stack whose workflow
   or execution it names.
 """
 
 import collections
+import concurrent.futures
 import os
+import queue
 import re
 import threading
 import time
@@ -201,16 +207,18 @@ class GrowingLog(object):
     def __init__(self, path):
         self.path = path
         self.offset = 0
+        self.lock = threading.Lock()  # ApiReads reads it too
 
     def read(self):
         """Take in the lines written since the last read (whole lines)."""
-        with open(self.path, 'rb') as f:
-            f.seek(self.offset)
-            data = f.read()
-        end = data.rfind(b'\n') + 1
-        self.offset += end
-        for line in data[:end].decode('utf-8', 'replace').splitlines():
-            self._line(line)
+        with self.lock:
+            with open(self.path, 'rb') as f:
+                f.seek(self.offset)
+                data = f.read()
+            end = data.rfind(b'\n') + 1
+            self.offset += end
+            for line in data[:end].decode('utf-8', 'replace').splitlines():
+                self._line(line)
         return self
 
     def _line(self, line):
@@ -262,6 +270,75 @@ class MistralLog(GrowingLog):
         """{workflow name: execution id} of those workflows seen so far."""
         return {name: execution for execution, name in self.workflow.items()
                 if name in workflows}
+
+
+API_EVERY = 0.05  # as the demo's user polled (issue 55)
+API_CLIENTS = 4
+FINISHED = ('CREATE_COMPLETE', 'CREATE_FAILED')
+
+
+class ApiReads(Sampler):
+    """When heat-api first returned each stack's resource `ext` finished.
+
+    stacks: dicts with the stack's `name`, id (`stack`) and `workflow`.
+    A stack is read from when Mistral's log shows its execution ended (a
+    user would poll all along; 50 stacks polling through their workflow
+    would load heat-api and the engine the figures are of), each read one
+    GET of /stacks/NAME/ID/resources/ext by one of API_CLIENTS clients,
+    authenticated before. seen: {stack id: (epoch the finishing read came
+    back, seconds it took)}; reads: {stack id: reads made}.
+    """
+
+    def __init__(self, heat, mistral_log, stacks):
+        super(ApiReads, self).__init__()
+        self.mistral_log = mistral_log
+        self.stacks = stacks
+        self.seen, self.reads = {}, collections.Counter()
+        self.clients = queue.Queue()
+        for _ in range(API_CLIENTS):
+            client = heat()
+            client.build_info.build_info()  # its token, before it counts
+            self.clients.put(client)
+        self._pool = concurrent.futures.ThreadPoolExecutor(len(stacks))
+        self._followed = set()
+
+    @staticmethod
+    def _path(s):
+        return '%s/%s' % (s['name'], s['stack'])
+
+    def sample(self):
+        log = self.mistral_log.read()
+        ran = log.executions_of({s['workflow'] for s in self.stacks})
+        for s in self.stacks:
+            if (s['stack'] not in self._followed and
+                    ran.get(s['workflow']) in log.ended):
+                self._followed.add(s['stack'])
+                self._pool.submit(self._follow, s)
+
+    def _follow(self, s):
+        while not self._stop.is_set():
+            client = self.clients.get()
+            try:
+                sent = time.time()
+                status = client.resources.get(self._path(s),
+                                              'ext').resource_status
+                back = time.time()
+            except Exception as exc:  # shown by the case that needs it
+                self.error, status = exc, None
+            finally:
+                self.clients.put(client)
+            self.reads[s['stack']] += 1
+            if status in FINISHED:
+                self.seen[s['stack']] = (back, back - sent)
+                return
+            self._stop.wait(API_EVERY)
+
+    def done(self):
+        return all(s['stack'] in self.seen for s in self.stacks)
+
+    def stop(self):
+        super(ApiReads, self).stop()
+        self._pool.shutdown(wait=True)
 
 
 def attribute(requests, owners):

@@ -46,6 +46,8 @@ SC = IN_TREE_SOFTWARE_CONFIG + '.'
 SD_USE = 'software_deployment.SoftwareDeployment'
 SIGNALS_USE = 'deployment_signals (compare-and-swap of a signal)'
 CALLERS_USE = 'signal_callers (who may signal a deployment)'
+NOTICES_USE = ('execution_notices (one query for the notices of the checks '
+               'waiting in a process)')
 
 
 def _columns(model, names, used):
@@ -120,6 +122,11 @@ CONTRACT = (
     Name('heat.db.api:resource_data_get', '(context, resource_id, key)',
          used='execution_notices (a notice written by another engine '
               'process)'),
+    Name('heat.common.context:get_admin_context', '(show_deleted=False)',
+         used=NOTICES_USE),
+    Name('heat.db.models:ResourceData.key', used=NOTICES_USE),
+    Name('heat.db.models:ResourceData.value', used=NOTICES_USE),
+    Name('heat.db.models:ResourceData.resource_id', used=NOTICES_USE),
     Name('heat.policies:list_rules', '()',
          used='host_checks.check_policy (the defaults heat-api registers)'),
     Name(SD + 'validate', '(self)', used=SD_USE + ' (overridden, then '

@@ -28,11 +28,12 @@ longer than the grace it is given.
 
 An execution Mistral tells about its end (a webhook, see
 resources/execution_notices.py) is not polled on that schedule:
-wait_told() looks for the notice every LOOK_EVERY seconds (a database
-read, no Mistral call), or at once when the notice's signal lands in the
-same engine process (its pause is woken), reads the execution once told,
-and polls it only every `period` seconds (a Schedule with a period) in
-case the notice was lost.
+wait_told() looks for the notice (a database read, no Mistral call) when
+its pause is woken: at once when the notice's signal lands in the same
+engine process, within a twentieth of a second when another engine worker
+recorded it (resources/waiting_checks.py), and every LOOK_EVERY seconds
+in any case. It reads the execution once told, and polls it only every
+`period` seconds (a Schedule with a period) in case the notice was lost.
 """
 
 import collections
@@ -86,9 +87,9 @@ FIRST_INTERVAL = 0.2
 AGE_FRACTION = 0.1
 HEAT_STEP = 1.0
 OUTAGE_RETRY = 1.0
-# Seconds between two looks for a notice: half of it is the median delay
-# it adds between Mistral's notice and the action's end.
-LOOK_EVERY = 0.25
+# Seconds between two looks of a check of its own for a notice, should no
+# wake come (a notice is found sooner: its pause is woken).
+LOOK_EVERY = 1.0
 
 
 def growing_interval(age, first, share, longest):
@@ -218,10 +219,11 @@ def wait_told(read, notice, schedule, budget, grace, before_poll=None,
 
     notice.ended(): whether Mistral said the execution ended (a database
     read); notice.dismiss(): forget a notice the execution belies (it
-    still runs). Looks every `look_every` seconds (pause(seconds), which
-    may end early when the notice is recorded in this process; sleep if
-    none); reads the execution once told (the notice's body is never
-    trusted), else when the schedule's fallback poll is due. read,
+    still runs). Looks every `look_every` seconds, the last pause ending
+    at the budget's end (pause(seconds), which ends early when woken: the
+    notice is recorded; sleep if none); reads the execution once told
+    (the notice's body is never trusted), else when the schedule's
+    fallback poll is due. read,
     before_poll and grace as for poll_until; before_poll also runs once
     per call.
     """
@@ -240,7 +242,8 @@ def wait_told(read, notice, schedule, budget, grace, before_poll=None,
                 return execution, told
             if told and execution is not None:
                 notice.dismiss()
-        if clock() + look_every > deadline:
+        left = deadline - clock()
+        if left <= 0:
             return None, False
-        (pause or sleep)(look_every)
+        (pause or sleep)(min(look_every, left))
         now = clock()

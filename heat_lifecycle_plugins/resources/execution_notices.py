@@ -31,6 +31,7 @@ from oslo_log import log as logging
 
 from heat_lifecycle_plugins import heat_internals
 from heat_lifecycle_plugins import protocol
+from heat_lifecycle_plugins.resources import waiting_checks
 
 LOG = logging.getLogger(__name__)
 
@@ -101,48 +102,47 @@ def ended_reason(run, told):
         'found by the fallback poll (no notification came)')
 
 
-# The checks of this engine process waiting for a notice, by execution id.
-# A signal whose RPC call lands in the same process wakes its check at once
-# (wake()); one that lands in another worker is found at the next look.
-_WAITING = collections.defaultdict(list)
-_WAITING_LOCK = threading.Lock()
+def _stored_notices(resource_ids):
+    return heat_internals.resource_data_values(ENDED_KEY, resource_ids)
+
+
+# The checks of this engine process waiting for a notice. A signal whose
+# RPC call lands in the same process wakes its check at once (wake()); one
+# that another worker handled is found by the process's watch, within
+# waiting_checks.WATCH_EVERY seconds.
+WAITING = waiting_checks.WaitingChecks(_stored_notices)
 
 
 def wake(execution_id):
     """Wake this process's checks waiting for `execution_id`'s notice."""
-    with _WAITING_LOCK:
-        events = list(_WAITING.get(execution_id, ()))
-    for event in events:
-        event.set()
+    WAITING.wake(execution_id)
 
 
 class Notice(object):
     """Whether Mistral said `execution_id` ended, as wait_told asks it.
 
-    A context manager: while inside, pause() can be woken by wake().
+    A context manager: while inside, pause() can be woken by wake() or by
+    the watch of `waiting` (WAITING by default).
     """
 
-    def __init__(self, resource, execution_id):
+    def __init__(self, resource, execution_id, waiting=None):
         self.resource = resource
         self.execution_id = execution_id
-        self._woken = threading.Event()
+        self._waiting = WAITING if waiting is None else waiting
+        self._waiter = waiting_checks.Waiter(
+            getattr(resource, 'id', None), execution_id, threading.Event())
 
     def __enter__(self):
-        with _WAITING_LOCK:
-            _WAITING[self.execution_id].append(self._woken)
+        self._waiting.enter(self._waiter)
         return self
 
     def __exit__(self, *exc_info):
-        with _WAITING_LOCK:
-            waiting = _WAITING[self.execution_id]
-            waiting.remove(self._woken)
-            if not waiting:
-                del _WAITING[self.execution_id]
+        self._waiting.leave(self._waiter)
 
     def pause(self, seconds):
         """Wait `seconds`, or less if woken; True if woken."""
-        woken = self._woken.wait(seconds)
-        self._woken.clear()
+        woken = self._waiter.event.wait(seconds)
+        self._waiter.event.clear()
         return woken
 
     def ended(self):
@@ -153,6 +153,7 @@ class Notice(object):
         LOG.warning('%s: a notification said execution %s ended; it runs',
                     self.resource, self.execution_id)
         self.resource._forget(ENDED_KEY)
+        self._waiting.again(self._waiter)
 
 
 class ExecutionNotices(object):

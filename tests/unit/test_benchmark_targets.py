@@ -53,6 +53,24 @@ def test_stacks_the_fallback_poll_found_first_are_named_with_latencies():
     assert 'to decide' not in seen
 
 
+def read_through_api(database, user):
+    """A told stack of ours, as the database and heat-api showed it."""
+    return dict(stack(database), success=100.0, complete=100.0 + database,
+                api_seen=100.0 + user, api_read=0.02, user_latency=user)
+
+
+def test_the_told_row_misses_when_a_user_reads_it_late_through_heat_api():
+    case = short_case([read_through_api(0.10 + i / 100.0, 0.45 + i / 100.0)
+                       for i in range(12)])
+    seen, verdict = external_report.told_row('short', case)[1:]
+    assert verdict == 'MISSED'  # met in the database
+    assert external_report.told_row('short', short_case(
+        [stack(0.10 + i / 100.0) for i in range(12)]))[2] == 'met'
+    assert 'as a user polling heat-api every 0.05 s reads it: 0.505 s' \
+        in seen, seen
+    assert "heat-api returned it 0.350 s" in seen, seen
+
+
 def test_both_external_parts_have_their_rows_and_one_threads_row():
     def part(name, seconds):
         case = dict(short_case([stack(0.2), stack(0.25)]), seconds=seconds)

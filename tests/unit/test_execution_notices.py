@@ -18,6 +18,7 @@ import pytest
 from heat_lifecycle_plugins.clients import executions
 from heat_lifecycle_plugins.resources import execution_notices as notices
 from heat_lifecycle_plugins.resources import execution_results as results
+from heat_lifecycle_plugins.resources import waiting_checks
 
 EXEC = '2b1f6c1e-8a9c-4c3e-9a57-0d3f7c1e4b11'
 
@@ -180,6 +181,15 @@ def test_without_budget_one_look_per_heat_call():
     assert execution is None and clock.now == 0.0 and reads == []
 
 
+def test_the_last_pause_ends_at_the_budget_not_a_look_before():
+    clock, reads = Clock(), []
+    schedule = executions.Schedule(0.0, 3.0, period=30)
+    execution, _ = wait(clock, FakeNotice(at=None), schedule, 100.0, reads,
+                        budget=4.5)
+    # Looks at 0, 1, 2, 3, 4 and 4.5: no stretch of the budget unwatched.
+    assert execution is None and clock.now == 4.5
+
+
 def test_told_during_an_outage_retries_at_the_outage_pace():
     clock, reads = Clock(), []
     schedule = executions.Schedule(0.0, 3.0, period=30)
@@ -214,17 +224,18 @@ def test_a_woken_pause_ends_the_wait_at_the_notice_not_the_next_look():
 
 
 def test_wake_reaches_the_notice_waiting_in_this_process_only():
-    with notices.Notice(None, 'exec-1') as waiting, \
-            notices.Notice(None, 'exec-2') as other:
-        woke = threading.Timer(0.05, notices.wake, ['exec-1'])
+    waiting = waiting_checks.WaitingChecks(lambda ids: {})
+    with notices.Notice(None, 'exec-1', waiting) as one, \
+            notices.Notice(None, 'exec-2', waiting) as other:
+        woke = threading.Timer(0.05, waiting.wake, ['exec-1'])
         woke.start()
-        assert waiting.pause(30) is True
+        assert one.pause(30) is True
         assert other.pause(0.01) is False
         # Woken once: the next pause waits again.
-        assert waiting.pause(0.01) is False
+        assert one.pause(0.01) is False
         woke.join()
-    assert 'exec-1' not in notices._WAITING
-    notices.wake('exec-1')  # nobody waits: nothing happens
+    assert waiting.waiting() == []
+    waiting.wake('exec-1')  # nobody waits: nothing happens
 
 
 # -- how an action waits ------------------------------------------------------

@@ -98,15 +98,17 @@ def test_a_lost_notice_is_caught_by_the_fallback_poll(
     heat.delete(ident)
 
 
-def test_a_notice_wakes_the_waiting_check_in_its_own_process(
-        heat, mistral, options, thing_store, monkeypatch):
-    # Looks 300 s apart within a 600 s check: only the wake of the signal
-    # recorded in this (the engine's) process can end the action soon.
+def told_far_apart(options, monkeypatch):
+    """Looks 300 s apart within a 600 s check: only a wake ends it soon."""
     from heat_lifecycle_plugins.clients import executions
     from heat_lifecycle_plugins.resources import workflow_runs
     monkeypatch.setattr(executions, 'LOOK_EVERY', 300.0)
     monkeypatch.setattr(workflow_runs, 'CHECK_BUDGET', 600.0)
     told(options, 600)
+
+
+def signal_in_the_first_pause(heat, mistral, thing_store):
+    """Create, signal the execution's end while the check pauses: its id."""
     known = {e.id for e in executions_of(mistral, 'create_slowly')}
     ident = heat.create(SLOW, params={'store': thing_store.url}, wait=False)
     execution = ended_execution(mistral, known)
@@ -117,3 +119,22 @@ def test_a_notice_wakes_the_waiting_check_in_its_own_process(
     assert 'Mistral execution %s ended: told by Mistral' % execution.id \
         in reasons(heat, ident)
     heat.delete(ident)
+
+
+def test_a_notice_wakes_the_waiting_check_in_its_own_process(
+        heat, mistral, options, thing_store, monkeypatch):
+    from heat_lifecycle_plugins.resources import execution_notices
+    told_far_apart(options, monkeypatch)
+    # The process's watch sees no notice: only the signal's wake can.
+    monkeypatch.setattr(execution_notices.WAITING, 'look', lambda ids: {})
+    signal_in_the_first_pause(heat, mistral, thing_store)
+
+
+def test_a_notice_another_engine_worker_recorded_wakes_the_check(
+        heat, mistral, options, thing_store, monkeypatch):
+    from heat_lifecycle_plugins.resources import execution_notices
+    told_far_apart(options, monkeypatch)
+    # As in another worker: the signal records the notice in the database
+    # and wakes nothing here; the process's watch finds it.
+    monkeypatch.setattr(execution_notices, 'wake', lambda execution_id: None)
+    signal_in_the_first_pause(heat, mistral, thing_store)
