@@ -29,6 +29,7 @@ reader asking Swift too.
 """
 
 import json
+import os
 import re
 from urllib import parse
 
@@ -39,6 +40,7 @@ import pytest
 import requests
 import yaml
 
+from heat_lifecycle_fixtures import hot
 from tests.e2e.conftest import example
 from tests.e2e import test_signal_path as signal_path
 from tests.e2e.test_software_component import journal_lines
@@ -116,25 +118,19 @@ def test_a_reader_cannot_request_an_action(driver, heat, reader, tmp_path):
     driver.delete(stack_id)
 
 
-# os-collect-config's collector for each software_config_transport.
-COLLECTORS = {'POLL_SERVER_HEAT': 'heat', 'POLL_SERVER_CFN': 'cfn',
-              'POLL_TEMP_URL': 'request'}
-
-
-def polling(transport, poll):
-    """signal_path's template, its server polling through `poll`."""
-    template = yaml.safe_load(signal_path.template(transport))
+def polling(template, poll):
+    """A template's text, its server polling through `poll`."""
+    template = yaml.safe_load(template)
     template['resources']['server']['properties'][
         'software_config_transport'] = poll
     return yaml.safe_dump(template)
 
 
-def running_deployment(driver, heat, transport, seconds,
-                       poll='POLL_SERVER_HEAT'):
+def running_deployment(driver, heat, transport, seconds):
     """A stack whose deployment's script runs `seconds`, once it runs."""
     stack_id = driver.create(
-        polling(transport, poll), {'seconds': seconds}, servers=['server'],
-        wait=False, agent_options={'collector': COLLECTORS[poll]})
+        signal_path.template(transport), {'seconds': seconds},
+        servers=['server'], wait=False)
     signal_path.wait_for(
         lambda: signal_path.deployment(heat, stack_id).status ==
         'IN_PROGRESS', 120, 'deployment waiting for its signal')
@@ -369,6 +365,25 @@ def everything_a_reader_reads_in_swift(cloud, swift, metadata_url,
     return answers, forged.status_code
 
 
+# Runs until the test opens its gate (a file), and says when it started:
+# the reader reads and forges while the server's deployment runs.
+GATED_SCRIPT = """#!/bin/sh
+touch "$gate.started"
+echo "waiting for the gate"
+n=0
+while [ ! -e "$gate" ] && [ $n -lt 600 ]; do sleep 0.2; n=$((n+1)); done
+printf 'passed the gate' > "$heat_outputs_path.result"
+"""
+GATED_TEMP_URL = polling(hot.template(
+    hot.with_server(config=hot.script_config(GATED_SCRIPT, ['gate'],
+                                             ['result']),
+                    deployment=hot.deployment(
+                        'config', 'TEMP_URL_SIGNAL',
+                        input_values=hot.from_params('gate'))),
+    hot.params(gate='string'), hot.attr_outputs('deployment', 'result')),
+    'POLL_TEMP_URL')
+
+
 def _body(response):
     try:
         return response.json()
@@ -377,14 +392,18 @@ def _body(response):
 
 
 def test_a_reader_reads_no_temp_url_and_cannot_forge_a_signal(
-        cloud, swift, driver, heat, reader):
+        cloud, swift, driver, heat, reader, tmp_path):
     """POLL_TEMP_URL and TEMP_URL_SIGNAL, through a real Swift.
 
     The server reads its metadata from a Swift temp URL, the agent PUTs
     its result to the deployment's; heat-engine reads it from Swift.
     """
-    stack_id = running_deployment(driver, heat, 'TEMP_URL_SIGNAL', 20,
-                                  poll='POLL_TEMP_URL')
+    gate = str(tmp_path / 'gate')
+    stack_id = driver.create(GATED_TEMP_URL, {'gate': gate},
+                             servers=['server'], wait=False,
+                             agent_options={'collector': 'request'})
+    signal_path.wait_for(lambda: os.path.exists(gate + '.started'), 120,
+                         'the deployment\'s script')
     sd = signal_path.deployment(heat, stack_id)
     secrets = credentials_of(heat, stack_id)
     assert len(secrets) == 2, secrets  # the signal's and metadata's URLs
@@ -400,14 +419,15 @@ def test_a_reader_reads_no_temp_url_and_cannot_forge_a_signal(
                  **{'PUT own token': put_with_own_token})
     # Forged while the server's script still ran: a taken signal decides.
     assert signal_path.deployment(heat, stack_id).status == 'IN_PROGRESS'
+    open(gate, 'w').close()
     driver.wait(stack_id, 'CREATE')
 
     # Every forged signal was refused, and the server's result stands.
     assert tried == {'own token': 403, 'PUT own token': 403}, tried
-    assert driver.outputs(stack_id)['result'] == 'done after 20 s'
+    assert driver.outputs(stack_id)['result'] == 'passed the gate'
     sd = signal_path.deployment(heat, stack_id)
     assert (sd.status, sd.status_reason) == ('COMPLETE', 'Outputs received')
-    assert sd.output_values['deploy_stdout'] == 'working for 20 s\n'
+    assert sd.output_values['deploy_stdout'] == 'waiting for the gate\n'
     # No temp URL in any answer; the reader still reads the stack.
     refused = {name for name, answer in answers.items()
                if isinstance(answer, tuple) and answer[0] == 'refused'}
@@ -423,7 +443,8 @@ def test_a_server_polling_heat_api_cfn_still_deploys(driver, heat):
 
     (POLL_SERVER_HEAT's resource metadata: the tests above.)
     """
-    stack_id = driver.create(polling('CFN_SIGNAL', 'POLL_SERVER_CFN'),
+    stack_id = driver.create(polling(signal_path.template('CFN_SIGNAL'),
+                                     'POLL_SERVER_CFN'),
                              {'seconds': 1}, servers=['server'],
                              agent_options={'collector': 'cfn'})
     assert driver.outputs(stack_id)['result'] == 'done after 1 s'
