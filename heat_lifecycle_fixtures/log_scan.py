@@ -15,7 +15,8 @@ Every *.log file below a directory (the services', the agents', the
 hooks') is read line by line for the passwords the cloud was given and
 for credentials in the shapes the services and the agent would print
 them: an unmasked deploy_password or password value, an X-Auth-Token or
-X-Subject-Token header that is not hashed, a signed URL's Signature.
+X-Subject-Token header that is not hashed, a signed URL's Signature, a
+Swift temp URL's temp_url_sig.
 A finding names the file, the line and the kind, never the secret.
 
 A Scan also counts the files it read and looks for a planted canary: a
@@ -54,13 +55,18 @@ PATTERNS = (
         r'X-(?:Auth|Subject)-Token\\?["\']?\s*[:=]\s*\\?["\']?'
         r'(?!\{SHA256\})([A-Za-z0-9_\-]{32,})')),
     ('signed URL', re.compile(r'Signature=([A-Za-z0-9%+/=]{16,})')),
+    ('temp URL', re.compile(r'temp_url_sig=([A-Za-z0-9%:+/=_-]{16,})')),
 )
 # (log file name, kind) that are not findings, and why. Mistral logs the
 # URL of each webhook it posts to (INFO) and the params of each execution,
 # so an ExternalResource's signed heat-api-cfn URL is in mistral.log by
 # Mistral's design; the URL only lets its holder tell the resource that an
 # execution ended, which the resource then reads from Mistral itself.
-NOT_FINDINGS = {('mistral.log', 'signed URL')}
+# Swift's account, container and object servers log each request with
+# the proxy's request, a temp URL's signature included, as its referer.
+NOT_FINDINGS = {('mistral.log', 'signed URL')} | {
+    ('swift-%s-server.log' % name, 'temp URL')
+    for name in ('account', 'container', 'object')}
 MAX_FINDINGS = 20
 CANARY_ENV = 'HLP_LOG_CANARY'
 

@@ -18,10 +18,12 @@ heat-api-cfn's DescribeStackResource(s) answer with it. That metadata
 holds each deployment's credentials (deploy_password, the never-expiring
 signed heat-api-cfn URL); so do a derived software config's inputs and a
 stack snapshot's resource data. With them a reader could signal as the
-server. These rules give those reads to members and, where the server
-reads, to its stack user (role heat_stack_user), exactly as Heat's own
-defaults name them; readers keep stacks, outputs, events, templates and
-software deployments. Heat's policy is enforced by heat-api and
+server. Showing a running TEMP_URL_SIGNAL deployment makes Heat read
+Swift with the caller's token: a reader gets an HTTP 500. These rules give
+those reads to members and, where the server reads, to its stack user
+(role heat_stack_user), exactly as Heat's own defaults name them; readers
+keep stacks, outputs, events, templates and the list of software
+deployments. Heat's policy is enforced by heat-api and
 heat-api-cfn: the file goes where they load policy (policy.d, or merged
 into policy.yaml). `heat-lifecycle-plugins install-policy` writes it;
 `check` verifies what heat.conf's policy makes of it.
@@ -57,6 +59,13 @@ RULES = {
         'credentials'),
     'software_configs:show': (PROJECT_MEMBER, 'a derived config\'s inputs '
                               '(deploy_password, deploy_signal_id)'),
+    # Heat reads a running TEMP_URL_SIGNAL deployment's signal from Swift
+    # with the caller's token (_show_software_deployment), which Swift
+    # refuses to a reader: an HTTP 500 naming the signal's object.
+    'software_deployments:show': (
+        PROJECT_MEMBER, 'the path of a running TEMP_URL_SIGNAL deployment\'s '
+        'signal object, in the HTTP 500 Heat answers when Swift refuses '
+        'the reader\'s token'),
     'cloudformation:DescribeStackResource': (
         CFN_MEMBER_OR_STACK_USER, 'the server\'s metadata through '
         'heat-api-cfn (its agent reads it with POLL_SERVER_CFN)'),

@@ -12,8 +12,9 @@
 """The loopback cloud of the end-to-end tests, one per session.
 
 Real processes only: MariaDB, RabbitMQ, Keystone, heat-engine (our loader
-in plugin_dirs), heat-api, heat-api-cfn, Mistral (behind Keystone), and per
-DeployedServer a real os-collect-config running heat-lifecycle-agent. Tests
+in plugin_dirs), heat-api, heat-api-cfn, Mistral (behind Keystone), Swift
+for the tests that ask for it, and per DeployedServer a real
+os-collect-config running heat-lifecycle-agent. Tests
 drive it with python-heatclient as the demo user, through
 heat_lifecycle_fixtures.stacks.StackDriver.
 
@@ -70,6 +71,18 @@ def cloud(tmp_path_factory, secrets_scan):
     assert len(secrets_scan.read_files) > 0 and not problems, (
         'log scan of %d files:\n%s' % (len(secrets_scan.read_files),
                                        '\n'.join(problems)))
+
+
+@pytest.fixture(scope='session')
+def swift(cloud):
+    """A real Swift behind the cloud's Keystone, started on first use.
+
+    In the catalog as object-store: POLL_TEMP_URL servers and
+    TEMP_URL_SIGNAL deployments work from then on.
+    """
+    from heat_lifecycle_fixtures.swift import Swift
+    with Swift(cloud.path('swift'), cloud.keystone) as store:
+        yield store
 
 
 # A CREATE workflow that fails the way a real one does: a task errors out.

@@ -23,11 +23,15 @@ changes nothing.
 The cloud's heat-api loads the policy of the install guide's step
 (`heat-lifecycle-plugins install-policy` into policy.d): a reader who
 reads all it may finds no credential of a deployment, and signals with
-what it found are refused.
+what it found are refused. With a real Swift (the `swift` fixture), the
+same for a POLL_TEMP_URL server and a TEMP_URL_SIGNAL deployment, the
+reader asking Swift too.
 """
 
 import json
+import os
 import re
+from urllib import parse
 
 from heatclient import exc
 from keystoneauth1.identity import v3
@@ -36,6 +40,7 @@ import pytest
 import requests
 import yaml
 
+from heat_lifecycle_fixtures import hot
 from tests.e2e.conftest import example
 from tests.e2e import test_signal_path as signal_path
 from tests.e2e.test_software_component import journal_lines
@@ -113,6 +118,14 @@ def test_a_reader_cannot_request_an_action(driver, heat, reader, tmp_path):
     driver.delete(stack_id)
 
 
+def polling(template, poll):
+    """A template's text, its server polling through `poll`."""
+    template = yaml.safe_load(template)
+    template['resources']['server']['properties'][
+        'software_config_transport'] = poll
+    return yaml.safe_dump(template)
+
+
 def running_deployment(driver, heat, transport, seconds):
     """A stack whose deployment's script runs `seconds`, once it runs."""
     stack_id = driver.create(
@@ -160,7 +173,14 @@ CREDENTIAL_INPUTS = ('deploy_password', 'deploy_signal_id')
 REFUSED_TO_READERS = {
     'resource list', 'resource show server', 'resource show deployment',
     'resource metadata', 'deployments metadata', 'config show',
-    'snapshot list'}
+    'deployment show', 'snapshot list'}
+
+
+# The server's own credential, in each collector's os_collect_config.
+COLLECTOR_SECRETS = {'heat': 'password', 'cfn': 'secret_access_key',
+                     'request': 'metadata_url'}
+# A Swift temp URL, as anything a reader reads might hold one.
+TEMP_URL = re.compile(r'https?://[^\s"\'\\]+temp_url_sig=[^\s"\'\\]+')
 
 
 def credentials_of(heat, stack_id):
@@ -171,8 +191,11 @@ def credentials_of(heat, stack_id):
                if i['name'] in CREDENTIAL_INPUTS and i.get('value')]
     server = heat.resources.get(stack_id, 'server',
                                 with_attr=['os_collect_config'])
-    secrets.append(server.attributes['os_collect_config']['heat'][
-        'password'])
+    collect = server.attributes['os_collect_config']
+    secrets.extend(collect[name][key]
+                   for name, key in sorted(COLLECTOR_SECRETS.items())
+                   if isinstance(collect.get(name), dict) and
+                   collect[name].get(key))
     return secrets
 
 
@@ -245,6 +268,13 @@ def forged_signals(cloud, reader, stack_id, answers):
     body = {'deploy_status_code': 1, 'deploy_stderr': 'forged by a reader'}
     found = found_inputs(answers)
     tried = {}
+    # A temp URL read anywhere: what it gives (a POLL_TEMP_URL server's
+    # metadata holds its deployments' signal URLs) is read too.
+    for url in TEMP_URL.findall(json.dumps(answers, default=str)):
+        got = requests.get(url, timeout=60)
+        tried['GET temp URL'] = got.status_code
+        if got.ok:
+            found_inputs(got.json(), found)
     if found.get('deploy_password') and found.get('deploy_user_id'):
         as_server = v3.Password(
             auth_url=cloud.keystone.url, user_id=found['deploy_user_id'],
@@ -257,7 +287,8 @@ def forged_signals(cloud, reader, stack_id, answers):
         except exc.HTTPException as refusal:
             tried['deploy_password'] = refusal.code
     if found.get('deploy_signal_id'):
-        tried['deploy_signal_id'] = requests.post(
+        tried['deploy_signal_id'] = requests.request(
+            found.get('deploy_signal_verb') or 'POST',
             found['deploy_signal_id'], json=body, timeout=60).status_code
     try:  # nothing found: its own token
         reader.resources.signal(stack_id, 'deployment', data=body)
@@ -297,16 +328,124 @@ def test_a_reader_reads_no_credential_and_cannot_forge_a_signal(
     driver.delete(stack_id)
 
 
+# What a reader asks of Swift (with its own token) for a POLL_TEMP_URL
+# server: the project's account, and the containers and objects of the
+# server's metadata and the deployment's signal.
+SWIFT_READS = ('swift account', 'swift metadata container',
+               'swift metadata object', 'swift signal container',
+               'swift signal object')
+
+
+def everything_a_reader_reads_in_swift(cloud, swift, metadata_url,
+                                       signal_url):
+    """{read: its answer, or ('refused', HTTP status)}, and the forged PUT.
+
+    The reader knows the names here only if it guessed them: its reads
+    through Heat show none.
+    """
+    session = cloud.keystone.session('onlyreads', PASSWORD,
+                                     project_name='demo')
+    headers = {'X-Auth-Token': session.get_token()}
+    account = swift.url % {'project_id': cloud.keystone.demo_project_id}
+    paths = {'swift account': ''}
+    for what, url in (('metadata', metadata_url), ('signal', signal_url)):
+        container, name = parse.urlparse(url).path.split('/')[-2:]
+        paths['swift %s container' % what] = '/' + container
+        paths['swift %s object' % what] = '/%s/%s' % (container, name)
+    answers = {}
+    for read, path in paths.items():
+        got = requests.get(account + path, headers=headers, timeout=60)
+        assert got.status_code < 500, (read, got.status_code, got.text)
+        answers[read] = (_body(got) if got.ok else
+                         ('refused', got.status_code))
+    forged = requests.put(
+        account + paths['swift signal object'], headers=headers,
+        json={'deploy_status_code': 1, 'deploy_stderr': 'forged by a '
+              'reader'}, timeout=60)
+    return answers, forged.status_code
+
+
+# Runs until the test opens its gate (a file), and says when it started:
+# the reader reads and forges while the server's deployment runs.
+GATED_SCRIPT = """#!/bin/sh
+touch "$gate.started"
+echo "waiting for the gate"
+n=0
+while [ ! -e "$gate" ] && [ $n -lt 600 ]; do sleep 0.2; n=$((n+1)); done
+printf 'passed the gate' > "$heat_outputs_path.result"
+"""
+GATED_TEMP_URL = polling(hot.template(
+    hot.with_server(config=hot.script_config(GATED_SCRIPT, ['gate'],
+                                             ['result']),
+                    deployment=hot.deployment(
+                        'config', 'TEMP_URL_SIGNAL',
+                        input_values=hot.from_params('gate'))),
+    hot.params(gate='string'), hot.attr_outputs('deployment', 'result')),
+    'POLL_TEMP_URL')
+
+
+def _body(response):
+    try:
+        return response.json()
+    except ValueError:
+        return response.text
+
+
+def test_a_reader_reads_no_temp_url_and_cannot_forge_a_signal(
+        cloud, swift, driver, heat, reader, tmp_path):
+    """POLL_TEMP_URL and TEMP_URL_SIGNAL, through a real Swift.
+
+    The server reads its metadata from a Swift temp URL, the agent PUTs
+    its result to the deployment's; heat-engine reads it from Swift.
+    """
+    gate = str(tmp_path / 'gate')
+    stack_id = driver.create(GATED_TEMP_URL, {'gate': gate},
+                             servers=['server'], wait=False,
+                             agent_options={'collector': 'request'})
+    signal_path.wait_for(lambda: os.path.exists(gate + '.started'), 120,
+                         'the deployment\'s script')
+    sd = signal_path.deployment(heat, stack_id)
+    secrets = credentials_of(heat, stack_id)
+    assert len(secrets) == 2, secrets  # the signal's and metadata's URLs
+    assert all('temp_url_sig=' in s for s in secrets), secrets
+    signal_url, metadata_url = secrets
+    server_id = heat.resources.get(stack_id, 'server').physical_resource_id
+
+    answers = everything_a_reader_reads(reader, stack_id, sd, server_id)
+    in_swift, put_with_own_token = everything_a_reader_reads_in_swift(
+        cloud, swift, metadata_url, signal_url)
+    answers.update(in_swift)
+    tried = dict(forged_signals(cloud, reader, stack_id, answers),
+                 **{'PUT own token': put_with_own_token})
+    # Forged while the server's script still ran: a taken signal decides.
+    assert signal_path.deployment(heat, stack_id).status == 'IN_PROGRESS'
+    open(gate, 'w').close()
+    driver.wait(stack_id, 'CREATE')
+
+    # Every forged signal was refused, and the server's result stands.
+    assert tried == {'own token': 403, 'PUT own token': 403}, tried
+    assert driver.outputs(stack_id)['result'] == 'passed the gate'
+    sd = signal_path.deployment(heat, stack_id)
+    assert (sd.status, sd.status_reason) == ('COMPLETE', 'Outputs received')
+    assert sd.output_values['deploy_stdout'] == 'waiting for the gate\n'
+    # No temp URL in any answer; the reader still reads the stack.
+    refused = {name for name, answer in answers.items()
+               if isinstance(answer, tuple) and answer[0] == 'refused'}
+    assert refused == REFUSED_TO_READERS | set(SWIFT_READS), answers
+    shown = json.dumps(answers, default=str)
+    assert 'temp_url_sig' not in shown, sorted(answers)
+    assert stack_id in shown and sd.id in shown
+    driver.delete(stack_id)
+
+
 def test_a_server_polling_heat_api_cfn_still_deploys(driver, heat):
     """POLL_SERVER_CFN: its stack user's DescribeStackResource is kept.
 
     (POLL_SERVER_HEAT's resource metadata: the tests above.)
     """
-    template = yaml.safe_load(signal_path.template('CFN_SIGNAL'))
-    template['resources']['server']['properties'][
-        'software_config_transport'] = 'POLL_SERVER_CFN'
-    stack_id = driver.create(yaml.safe_dump(template), {'seconds': 1},
-                             servers=['server'],
+    stack_id = driver.create(polling(signal_path.template('CFN_SIGNAL'),
+                                     'POLL_SERVER_CFN'),
+                             {'seconds': 1}, servers=['server'],
                              agent_options={'collector': 'cfn'})
     assert driver.outputs(stack_id)['result'] == 'done after 1 s'
     sd = signal_path.deployment(heat, stack_id)

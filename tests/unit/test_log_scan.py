@@ -35,6 +35,8 @@ FOUND = [
      'token header'),
     ('GET /v1/signal/x?SignatureVersion=2&Signature=q0wE9rT8yU7iO6pA5sD4f',
      'signed URL'),
+    ('GET http://127.0.0.1:8080/v1/AUTH_p/c/o?temp_url_sig='
+     '3f1e5c0a9b8d7e6f5a4b3c2d1e0f&temp_url_expires=9', 'temp URL'),
     ('connecting as demo with demo-secret', 'a known password'),
 ]
 NOT_FOUND = [
@@ -67,6 +69,16 @@ def test_a_signed_url_in_mistral_log_only_is_not_a_finding(tmp_path):
     (tmp_path / 'heat-engine.log').write_text(line)
     assert log_scan.findings([str(tmp_path)]) == [
         '%s:1: signed URL' % (tmp_path / 'heat-engine.log')]
+
+
+def test_a_temp_url_in_swifts_own_logs_only_is_not_a_finding(tmp_path):
+    line = ('"PUT /disk0/1/AUTH_p/c/o" 201 - "PUT http://127.0.0.1:8080/v1/'
+            'AUTH_p/c/o?temp_url_sig=3f1e5c0a9b8d7e6f5a4b&temp_url_'
+            'expires=9"\n')
+    (tmp_path / 'swift-object-server.log').write_text(line)
+    (tmp_path / 'os-collect-config.log').write_text(line)
+    assert log_scan.findings([str(tmp_path)]) == [
+        '%s:1: temp URL' % (tmp_path / 'os-collect-config.log')]
 
 
 def test_only_log_files_are_read(tmp_path):
