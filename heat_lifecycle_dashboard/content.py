@@ -84,7 +84,7 @@ def rows_context(request, stack_id, hc=None):
     hc = hc or heat.heatclient(request)
     now = datetime.datetime.now(datetime.timezone.utc)
     try:
-        stack, rows = lifecycle_data.deployments(hc, stack_id, marks=True)
+        stack, rows = lifecycle_data.deployments(hc, stack_id)
     except lifecycle_data.Refused:
         stack = lifecycle_data.stack(hc, stack_id)
         return {'stack': stack, 'rows': [], 'refused': True,
@@ -95,19 +95,31 @@ def rows_context(request, stack_id, hc=None):
             'timeline': timeline.svg(rows, now)}
 
 
+def _running(stack):
+    return (stack.get('stack_status') or '').endswith('_IN_PROGRESS')
+
+
+def _linked(stack_id, cause):
+    for finding in cause['findings']:
+        finding['url'] = resource_url(stack_id, finding)
+    return cause
+
+
 def with_cause(stack_id, hc, context):
     """rows_context's context, with what the cause section shows.
 
     'cause': `why`'s report of a failed or running stack (None for the
-    rest); 'executions': its failed workflows, each row given its own.
+    rest), a running one's from the rows' own reads; 'executions': its
+    failed workflows, each row given its own.
     """
     context.update(cause=None, executions={})
-    if not context['refused'] and (
-            context['stack'].get('stack_status') or '').endswith(
-                ('_FAILED', '_IN_PROGRESS')):
-        cause = lifecycle_data.cause(hc, stack_id)
-        for finding in cause['findings']:
-            finding['url'] = resource_url(stack_id, finding)
+    if context['refused']:
+        pass
+    elif _running(context['stack']):
+        context['cause'] = _linked(stack_id, lifecycle_data.waiting_cause(
+            context['stack'], context['rows']))
+    elif (context['stack'].get('stack_status') or '').endswith('_FAILED'):
+        cause = _linked(stack_id, lifecycle_data.cause(hc, stack_id))
         context['cause'] = cause
         context['executions'] = _executions(cause['findings'])
     for row in context['rows']:
@@ -118,12 +130,15 @@ def with_cause(stack_id, hc, context):
 def refresh_context(request, stack_id):
     """What the rows' refresh shows: rows_context's context.
 
-    Once all is final, with_cause's too: the tab's cause section, read
-    while the stack ran, says what it waited for until replaced.
+    With with_cause's while the stack runs (read from the rows: no
+    further Heat call, and 'last progress N s ago' stays true) and once
+    all is final (the cause section then says how the stack ended).
     """
     hc = heat.heatclient(request)
     found = rows_context(request, stack_id, hc)
-    return with_cause(stack_id, hc, found) if found['final'] else found
+    if found['final'] or _running(found['stack']):
+        return with_cause(stack_id, hc, found)
+    return found
 
 
 def tab_context(request, stack_id):

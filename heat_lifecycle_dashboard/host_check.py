@@ -14,7 +14,8 @@
 Run on the dashboard host with the Python Horizon runs in, as the user
 that runs its manage.py. read() loads Horizon's Django settings as
 manage.py does and reads the packages, the enabled files, EXTRA_TABS,
-STATIC_ROOT and the orchestration policy; findings() judges that reading
+STATIC_ROOT, the offline compression manifest and the orchestration
+policy; findings() judges that reading
 (no I/O); main() prints one line each, as `heat-lifecycle-plugins check`
 does (host_checks.checks). Exit status 0: no FAIL line; 1: one or more.
 
@@ -28,6 +29,7 @@ import collections
 import glob
 import importlib
 import importlib.metadata
+import json
 import os
 import sys
 import warnings
@@ -47,6 +49,11 @@ COPY = ('copy heat_lifecycle_dashboard/enabled/%s into '
         'openstack_dashboard/local/enabled/')
 COLLECT = ('run manage.py collectstatic --noinput and compress --force, '
            'then restart the web server')
+COMPRESS = ('run manage.py compress --force (after collectstatic), then '
+            'restart the web server')
+# The template whose compress block holds HORIZON_CONFIG['js_files'] (our
+# ADD_JS_FILES): every page includes it (base.html).
+SCRIPTS_TEMPLATE = 'horizon/_scripts.html'
 POLICY = ('copy heat_dashboard/local_settings.d/'
           '_1699_orchestration_settings.py into openstack_dashboard/local/'
           'local_settings.d/ (or set POLICY_FILES and DEFAULT_POLICY_FILES '
@@ -63,6 +70,13 @@ Enabled = collections.namedtuple('Enabled', 'name text installed '
 # A static file of ours: its name, whether it is in STATIC_ROOT ('same',
 # 'differs' or 'missing') and where.
 Static = collections.namedtuple('Static', 'name state path')
+# Offline compression: whether it is on (COMPRESS_ENABLED and
+# COMPRESS_OFFLINE), the manifest (where, whether it exists), the key of
+# each compress block naming a script of ours (one per offline context)
+# with whether the manifest has it, and the error that stopped the reading.
+Compress = collections.namedtuple('Compress', 'offline manifest exists '
+                                              'blocks error',
+                                  defaults=(None, False, (), None))
 # Horizon's policy for heat-dashboard: POLICY_CHECK_FUNCTION, the files
 # named for 'orchestration' (None when not named) and whether they exist,
 # and how many rules Horizon's policy engine holds for it.
@@ -73,8 +87,8 @@ Policy = collections.namedtuple('Policy', 'check_function file file_exists '
 Reading = collections.namedtuple(
     'Reading', 'python packages settings_module settings_error '
                'enabled_dirs enabled registered apps_missing load_errors '
-               'static policy',
-    defaults=(None,) * 9)
+               'static policy compress',
+    defaults=(None,) * 10)
 
 
 def _error(exc):
@@ -189,6 +203,69 @@ def read_static(settings, enabled):
     return found
 
 
+def _offline_contexts(settings):
+    """COMPRESS_OFFLINE_CONTEXT as `manage.py compress` takes it."""
+    contexts = settings.COMPRESS_OFFLINE_CONTEXT
+    if isinstance(contexts, str):
+        module, _, name = contexts.rpartition('.')
+        contexts = getattr(importlib.import_module(module), name)()
+    elif not isinstance(contexts, (list, tuple)):
+        contexts = [contexts]
+    return contexts
+
+
+def _script_blocks(scripts, settings):
+    """The offline keys of the compress blocks that name our scripts.
+
+    SCRIPTS_TEMPLATE's blocks that name one of `scripts`, each key
+    computed as `manage.py compress` computes it.
+    """
+    from compressor import cache
+    from compressor.offline import django as offline
+    from django import template
+    parser = offline.DjangoParser(charset='utf-8')
+    compressed = parser.parse(SCRIPTS_TEMPLATE)
+    keys = []
+    for context_dict in _offline_contexts(settings):
+        context = template.Context(parser.get_init_context(context_dict))
+        for node in parser.walk_nodes(compressed, context=context):
+            context.push()
+            with context.render_context.push_state(compressed):
+                rendered = parser.render_nodelist(compressed, context, node)
+            context.pop()
+            if any(name in rendered for name in scripts):
+                keys.append(cache.get_offline_hexdigest(rendered))
+    return keys
+
+
+def read_compress(settings, enabled):
+    """Whether the offline manifest has the blocks with our scripts.
+
+    Offline, Horizon's pages take each compress block from the manifest
+    `manage.py compress` wrote, by a key of the block's content: a block
+    that names our script since is missing from an older manifest.
+    """
+    if not (settings.COMPRESS_ENABLED and settings.COMPRESS_OFFLINE):
+        return Compress(False)
+    from compressor import storage
+    name = settings.COMPRESS_OFFLINE_MANIFEST
+    found = Compress(True, name)
+    try:
+        store = storage.DefaultOfflineManifestStorage()
+        found = found._replace(manifest=store.path(name),
+                               exists=store.exists(name))
+        manifest = {}
+        if found.exists:
+            with store.open(name) as f:
+                manifest = json.loads(f.read().decode('utf-8'))
+        keys = _script_blocks(
+            [n for entry in enabled for n in entry.scripts], settings)
+    except Exception as exc:  # a template, context or manifest unreadable
+        return found._replace(error=_error(exc))
+    return found._replace(blocks=tuple((key, key in manifest)
+                                       for key in keys))
+
+
 def read_policy(settings):
     """heat-dashboard's policy as openstack_auth loads it."""
     base = settings.POLICY_FILES_PATH
@@ -237,7 +314,8 @@ def read(settings_module=SETTINGS, settings=None, enabled_dirs=None):
     return reading._replace(
         enabled_dirs=dirs, enabled=enabled, registered=registered,
         apps_missing=missing, load_errors=errors,
-        static=read_static(settings, enabled), policy=read_policy(settings))
+        static=read_static(settings, enabled), policy=read_policy(settings),
+        compress=read_compress(settings, enabled))
 
 
 def package_findings(python, packages):
@@ -316,6 +394,34 @@ def static_findings(static):
     return found
 
 
+def compress_findings(compress, enabled):
+    scripts = ', '.join(n for entry in enabled for n in entry.scripts)
+    if not compress.offline:
+        return [checks.Finding(checks.NA, 'compress', (
+            'offline compression is off (COMPRESS_OFFLINE): Horizon '
+            'compresses %s when a page first asks for it' % scripts))]
+    if compress.error:
+        return [checks.Finding(checks.WARN, 'compress', (
+            'COMPRESS_OFFLINE is on and the compress blocks of %s could not '
+            'be read (%s): if pages fail with OfflineGenerationError, %s' % (
+                SCRIPTS_TEMPLATE, compress.error, COMPRESS)))]
+    if not compress.blocks:
+        return [checks.Finding(checks.WARN, 'compress', (
+            'COMPRESS_OFFLINE is on and no compress block of %s names %s: '
+            'the tab\'s script is not loaded (see the tab line)' % (
+                SCRIPTS_TEMPLATE, scripts)))]
+    if all(has for _key, has in compress.blocks):
+        return [checks.Finding(checks.OK, 'compress', (
+            'the offline manifest %s has the compressed scripts with %s' % (
+                compress.manifest, scripts)))]
+    problem = ('lacks the compressed scripts with %s' % scripts
+               if compress.exists else 'is missing')
+    return [checks.Finding(checks.WARN, 'compress', (
+        'COMPRESS_OFFLINE is on and the offline manifest %s %s: Horizon\'s '
+        'pages fail (OfflineGenerationError) until you %s' % (
+            compress.manifest, problem, COMPRESS)))]
+
+
 def policy_findings(policy):
     if not policy.check_function:
         return [checks.Finding(checks.WARN, 'policy', (
@@ -355,6 +461,7 @@ def findings(reading):
             tab_findings(reading.enabled, reading.registered,
                          reading.apps_missing, reading.load_errors) +
             static_findings(reading.static) +
+            compress_findings(reading.compress, reading.enabled) +
             policy_findings(reading.policy))
 
 

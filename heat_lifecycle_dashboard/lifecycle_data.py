@@ -47,15 +47,8 @@ def _now():
     return datetime.datetime.now(datetime.timezone.utc)
 
 
-def cause(hc, stack_ref):
-    """{'stack', 'findings', 'failed', 'in_progress'}: `why`'s report.
-
-    Refused when the user may not list the stack's resources.
-    """
-    try:
-        stack, findings = why.diagnose(hc, stack_ref)
-    except heat_exc.HTTPForbidden as exc:
-        raise Refused(str(exc))
+def _shown(stack, findings):
+    """`why`'s report of the findings, each with what the tab shows."""
     found = report.as_dict(stack, findings)
     for finding, shown in zip(findings, found['findings']):
         shown['path_text'] = '/'.join(finding.path) or '-'
@@ -68,20 +61,55 @@ def cause(hc, stack_ref):
     return found
 
 
+def cause(hc, stack_ref):
+    """{'stack', 'findings', 'failed', 'in_progress'}: `why`'s report.
+
+    Refused when the user may not list the stack's resources.
+    """
+    try:
+        stack, findings = why.diagnose(hc, stack_ref)
+    except heat_exc.HTTPForbidden as exc:
+        raise Refused(str(exc))
+    return _shown(stack, findings)
+
+
+def waiting_cause(stack_found, rows):
+    """cause()'s report of a stack in progress, from the rows' reads.
+
+    What `why` says it waits for (waiting.explain), without reading
+    Heat again: the rows read each deployment, its events, deadlines
+    and delivered config. None when the stack is not in progress.
+    """
+    if not waiting.stack_in_progress(stack_found):
+        return None
+    read = [row['read'] for row in rows if not row['external']]
+    return _shown(stack_found, waiting.explain(
+        stack_found, [r['resource'] for r in read],
+        [e for r in read for e in r['events']],
+        {r['resource']['physical_resource_id']: r['deployment']
+         for r in read if r['deployment']},
+        {r['resource']['physical_resource_id']: r['settings']
+         for r in read},
+        {r['resource']['physical_resource_id']: r['delivered']
+         for r in read}))
+
+
 def stack(hc, stack_ref):
     """The stack as heat-api shows it (a dict)."""
     return hc.stacks.get(stack_ref).to_dict()
 
 
-def _marks(hc, resource):
-    """The deployment's progress messages, oldest first (timeline marks)."""
+def _events(hc, resource):
+    """The resource's events, oldest first, each with its 'path'."""
     try:
         events = [e.to_dict() for e in hc.events.list(
             resource['stack_ref'], resource_name=resource['resource_name'],
             sort_keys='event_time', sort_dir='asc')]
     except heat_exc.HTTPException:
         return []
-    return diagnosis.progress_marks(events)
+    for event in events:
+        event['path'] = resource['path']
+    return events
 
 
 def _listed(hc, stack_ref):
@@ -99,12 +127,12 @@ def _listed(hc, stack_ref):
     return found, progress.with_paths(ident, listed)
 
 
-def deployments(hc, stack_ref, marks=False):
+def deployments(hc, stack_ref):
     """(stack, [row dict]) of every deployment, nested ones included.
 
     A row: progress.details' keys, plus 'marks' (the progress messages
-    with their times) when asked for the timeline. Refused when the
-    user may not list the resources.
+    with their times, for the timeline) and 'read' (what was read of it,
+    for waiting_cause). Refused when the user may not list the resources.
     """
     found, resources = _listed(hc, stack_ref)
     now = _now()
@@ -113,18 +141,21 @@ def deployments(hc, stack_ref, marks=False):
         external = resource.get('resource_type') == EXTERNAL_RESOURCE_TYPE
         if not (progress.is_deployment(resource) or external):
             continue
+        resource['stack_name'] = resource['stack_ref'].split('/')[0]
         deployment, settings, delivered = None, {}, None
         if resource.get('physical_resource_id') and not external:
             deployment = heat_api.deployment(
                 hc, resource['physical_resource_id'])
-            if (deployment or {}).get('status') == 'IN_PROGRESS':
+            running = (deployment or {}).get('status') == 'IN_PROGRESS'
+            if running:
                 settings = heat_api.deadline_settings(hc, resource)
-            if (deployment or {}).get('action') == protocol.UPDATE:
-                # A request's custom action runs as an UPDATE: the config
-                # delivered names it.
+            if running or (deployment or {}).get('action') == protocol.UPDATE:
+                # How its server signals (waiting_cause); a request's
+                # custom action runs as an UPDATE: the config names it.
                 delivered = heat_api.delivered_config(hc, deployment)
+        events = _events(hc, resource)
         shown = progress.details(resource, deployment, settings, found, now,
-                                 delivered)
+                                 delivered, events)
         shown['type'] = resource.get('resource_type')
         shown['external'] = external
         shown['reason'] = resource.get('resource_status_reason')
@@ -133,7 +164,10 @@ def deployments(hc, stack_ref, marks=False):
         if external:
             shown['final'] = not str(resource.get(
                 'resource_status')).endswith('_IN_PROGRESS')
-        shown['marks'] = _marks(hc, resource) if marks else []
+        shown['marks'] = diagnosis.progress_marks(events)
+        shown['read'] = {'resource': resource, 'deployment': deployment,
+                         'settings': settings, 'delivered': delivered,
+                         'events': events}
         rows.append(shown)
     return found, rows
 

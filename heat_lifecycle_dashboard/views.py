@@ -30,7 +30,8 @@ LOG = logging.getLogger(__name__)
 class RowsView(generic.View):
     """{'final', 'stack_status', 'rows'}: the rows' HTML for the poll.
 
-    Once all is final, 'cause' too: the cause section's HTML.
+    While the stack runs and once all is final, 'cause' too: the cause
+    section's HTML.
     """
 
     def get(self, request, stack_id):
@@ -46,7 +47,7 @@ class RowsView(generic.View):
             'stack_status': found['stack'].get('stack_status'),
             'rows': render_to_string(
                 'heat_lifecycle_dashboard/_rows.html', found, request)}
-        if found['final']:
+        if 'cause' in found:
             answer['cause'] = render_to_string(
                 'heat_lifecycle_dashboard/_cause.html', found, request)
         return http.JsonResponse(answer)

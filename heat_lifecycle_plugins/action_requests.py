@@ -19,6 +19,9 @@ a change again; the token last run (kept in resource data) is not run
 again. Pure functions: the deployment applies their answers.
 """
 
+import re
+
+from heat_lifecycle_plugins import action_names
 from heat_lifecycle_plugins import protocol
 
 # Resource data. REQUESTED_KEY: the action of a request from its start
@@ -42,6 +45,29 @@ def failed_request(heat_action, data):
 def requested(extended_action):
     """The action a request names: extended_action, else a re-apply."""
     return extended_action or protocol.UPDATE
+
+
+# An ExternalResource runs a request's custom action as Heat's UPDATE; the
+# event of its execution's start names it (execution_notices), which is
+# where the user's tools read it back (user_side.progress).
+_STARTED_FOR = ' for %s'
+_REQUESTED_IN = re.compile(r'^Mistral execution \S+ of workflow .*? started '
+                           r'for (%s);' % action_names.NAME_PATTERN)
+
+
+def started_for(action, heat_action):
+    """What a start event adds after 'started': ' for BACKUP'.
+
+    Only when the execution runs another action than Heat's (a request's
+    custom one): a re-apply is Heat's UPDATE, as the event says.
+    """
+    return '' if action == heat_action else _STARTED_FOR % action
+
+
+def requested_in(reason):
+    """The custom action an execution's start event names, or None."""
+    match = _REQUESTED_IN.match(str(reason or ''))
+    return match.group(1) if match else None
 
 
 def to_deliver(action, handled):

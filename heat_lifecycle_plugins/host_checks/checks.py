@@ -12,7 +12,8 @@
 """What `heat-lifecycle-plugins check` finds, as data: one Finding a line.
 
 A finding's level is OK, WARN (works, but the operator should know or
-set something) or FAIL (the command exits non-zero).
+set something), FAIL (the command exits non-zero) or NA (what it checks
+is not used on this host).
 """
 
 import collections
@@ -20,7 +21,7 @@ import collections
 from heat_lifecycle_plugins import heat_contract
 from heat_lifecycle_plugins import releases
 
-OK, WARN, FAIL = 'ok', 'warn', 'FAIL'
+OK, WARN, FAIL, NA = 'ok', 'warn', 'FAIL', 'n/a'
 
 Finding = collections.namedtuple('Finding', 'level topic text')
 

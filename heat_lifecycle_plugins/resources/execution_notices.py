@@ -29,6 +29,7 @@ import threading
 
 from oslo_log import log as logging
 
+from heat_lifecycle_plugins import action_requests
 from heat_lifecycle_plugins import heat_internals
 from heat_lifecycle_plugins import protocol
 from heat_lifecycle_plugins.resources import waiting_checks
@@ -85,11 +86,16 @@ def with_webhook(params, url):
     return params
 
 
-def waiting_reason(run, waiting, period):
-    """The start event's reason: the execution and how Heat waits for it."""
-    started = 'Mistral execution %s of workflow %s started' % (
+def waiting_reason(run, waiting, period, heat_action=None):
+    """The start event's reason: the execution and how Heat waits for it.
+
+    heat_action: Heat's action that runs it; a request's custom action
+    (run.action, BACKUP) is named when it is not Heat's (UPDATE).
+    """
+    started = 'Mistral execution %s of workflow %s started%s' % (
         run.execution_id,
-        protocol.shown(run.workflow, protocol.MAX_NAME_SHOWN))
+        protocol.shown(run.workflow, protocol.MAX_NAME_SHOWN),
+        action_requests.started_for(run.action, heat_action or run.action))
     if waiting.url:
         return ('%s; Mistral tells its end to heat-api-cfn (fallback poll '
                 'every %d s)' % (started, period))

@@ -168,7 +168,8 @@ class WorkflowRuns(object):
         period = opts().mistral_notified_poll_interval
         if notify:
             self._add_event(self.action, self.status,
-                            notices.waiting_reason(run, waiting, period))
+                            notices.waiting_reason(run, waiting, period,
+                                                   self.action))
         return Watch(run, executions.Schedule(
             started, opts().mistral_poll_interval,
             period=period if waiting.url else None), bool(waiting.url))

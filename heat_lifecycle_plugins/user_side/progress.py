@@ -21,6 +21,7 @@ milestone the tool reported (heat-lifecycle-progress).
 
 import datetime
 
+from heat_lifecycle_plugins import action_requests
 from heat_lifecycle_plugins import protocol
 from heat_lifecycle_plugins.user_side import diagnosis
 from heat_lifecycle_plugins.user_side import heat_api
@@ -103,14 +104,35 @@ def row(resource, deployment, now):
             _elapsed(resource, deployment, now), _progress(deployment))
 
 
-def _action(resource, deployment, delivered):
+def requested_in_events(resource, events):
+    """The custom action an external resource's UPDATE runs, or None.
+
+    A request's action runs as Heat's UPDATE; the event of its Mistral
+    execution's start names it. Only that UPDATE's events count: those
+    since the resource's updated_time (when its action began).
+    """
+    if not str(resource.get('resource_status') or '').startswith(
+            protocol.UPDATE + '_'):
+        return None
+    since = str(resource.get('updated_time') or '')
+    found = None
+    for event in sorted(events or (), key=lambda e: str(e.get('event_time'))):
+        if str(event.get('event_time') or '') >= since:
+            found = action_requests.requested_in(
+                event.get('resource_status_reason')) or found
+    return found
+
+
+def _action(resource, deployment, delivered, events):
     """The action a row shows: a request's custom one before Heat's."""
     return (request_plan.requested_action(delivered) or
+            requested_in_events(resource, events) or
             (deployment or {}).get('action') or
             str(resource.get('resource_status') or '').split('_')[0])
 
 
-def details(resource, deployment, settings, stack, now, delivered=None):
+def details(resource, deployment, settings, stack, now, delivered=None,
+            events=()):
     """A deployment's row as a dict, with its action and deadlines.
 
     For a dashboard: the row's columns (path, status, elapsed, progress)
@@ -119,6 +141,8 @@ def details(resource, deployment, settings, stack, now, delivered=None):
     start_timeout and run_timeout, settings; the stack's timeout).
     delivered: the config the deployment last delivered; the custom
     action it runs (BACKUP) is the row's action, not Heat's UPDATE.
+    events: the resource's; an external resource's request is read from
+    them (requested_in_events).
     """
     path, status, elapsed, said = row(resource, deployment, now)
     began = waiting.parse_time(resource.get('updated_time') or
@@ -128,7 +152,7 @@ def details(resource, deployment, settings, stack, now, delivered=None):
         fires = waiting.deadlines(began, settings or {}, said, stack, now)
     return {'path': path, 'status': status, 'elapsed': elapsed,
             'progress': said, 'deadlines': fires,
-            'action': _action(resource, deployment, delivered),
+            'action': _action(resource, deployment, delivered, events),
             'began': began, 'final': status != protocol.IN_PROGRESS,
             'resource_name': resource.get('resource_name'),
             'stack_ref': resource.get('stack_ref'),

@@ -34,6 +34,21 @@ return Array.from(document.querySelectorAll(
   });
 });
 '''
+# Each cause: its path and its line (read at once: a refresh replaces them).
+READ_CAUSES = '''
+return Array.from(document.querySelectorAll(
+    '.lifecycle-tab li.lifecycle-cause')).map(function (li) {
+  return [li.querySelector('.lifecycle-path').innerText.trim(),
+          li.querySelector('.lifecycle-cause-line').innerText.trim()];
+});
+'''
+# heat-dashboard's actions on the stack's page, as Horizon names a row
+# action: stacks__row_<stack id>__action_<name>.
+READ_STACK_ACTIONS = '''
+return Array.from(document.querySelectorAll('[id^="stacks__row_"]'))
+  .map(function (e) { return e.id.split('__action_')[1]; })
+  .filter(function (name) { return name; });
+'''
 # A POST of the page's user, with the page's cookies: [status, body].
 POST_FORM = '''
 var url = arguments[0], fields = arguments[1];
@@ -74,10 +89,16 @@ def tab_text(driver):
 
 def causes(driver):
     """[(path, cause line)] of the tab's cause rows, in the order shown."""
-    return [(li.find_element(By.CSS_SELECTOR, '.lifecycle-path').text,
-             li.find_element(By.CSS_SELECTOR, '.lifecycle-cause-line').text)
-            for li in driver.find_elements(By.CSS_SELECTOR,
-                                           'li.lifecycle-cause')]
+    return [tuple(found) for found in driver.execute_script(READ_CAUSES)]
+
+
+def stack_actions(driver):
+    """The names of heat-dashboard's actions the stack's page offers."""
+    return set(driver.execute_script(READ_STACK_ACTIONS))
+
+
+def offers_run_action(driver):
+    return bool(driver.find_elements(By.ID, 'lifecycle-run-action'))
 
 
 def watch_row(driver, path, until, timeout=240, interval=0.5):

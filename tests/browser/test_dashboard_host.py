@@ -53,3 +53,19 @@ def test_gunicorn_keeps_its_control_socket_in_the_work_directory(horizon):
         assert stat.S_ISSOCK(os.stat(socket).st_mode)
     else:  # no control socket before gunicorn 25
         assert not os.path.exists(where)
+
+
+def test_the_host_check_finds_the_tab_in_the_offline_manifest(horizon):
+    """The check finds the tab's script in the offline manifest.
+
+    The fixture compresses offline, as kolla and openstack-ansible do;
+    the check runs as the operator would.
+    """
+    done = process.run([horizon.python, '-m',
+                        'heat_lifecycle_dashboard.host_check'],
+                       'heat-lifecycle-dashboard-check', env=horizon.env,
+                       cwd=horizon.workdir)
+    assert ('ok   compress: the offline manifest %s has the compressed '
+            'scripts with heat_lifecycle_dashboard/js/lifecycle.js' %
+            horizon.path('static', 'dashboard', 'manifest.json')
+            in done.stdout.splitlines()), done.stdout

@@ -14,12 +14,15 @@
 The stacks are tests/e2e's chain (templates/osc/chain.yaml) on a
 DeployedServer whose real agent runs the scripts; its second member is
 templates/slow_steps.yaml here (three milestones, a BACKUP that takes a
-while) or e2e's osc/exit3.yaml (fails). A member (demo) and a reader of
-the demo project look at them through Horizon, whose host has
-heat-dashboard's policy in force (heat_lifecycle_fixtures/horizon.py).
+while) or e2e's osc/exit3.yaml (fails). The external resource is
+examples/day_two_external_resource.yaml's thing, its workflows run by the
+cloud's Mistral. A member (demo) and a reader of the demo project look at
+them through Horizon, whose host has heat-dashboard's policy in force
+(heat_lifecycle_fixtures/horizon.py).
 
-The action form is opened as the page its button links to (the modal the
-button opens by ajax is tests/dashboard's).
+The action form is opened both ways: as the page its button links to, and
+as the modal Horizon opens when the button is clicked (by ajax, submitted
+by ajax).
 """
 
 import os
@@ -34,8 +37,10 @@ from heat_lifecycle_fixtures import keystone
 from heat_lifecycle_fixtures import stacks
 from tests.browser import pages
 from tests.browser import test_stack_pages as stack_pages
+from tests.e2e import conftest as e2e_conftest
 from tests.e2e.conftest import driver  # noqa: F401 (a shared fixture)
 from tests.e2e.conftest import heat  # noqa: F401
+from tests.e2e.conftest import mistral_workflows  # noqa: F401
 from tests.e2e import test_resource_chain as e2e_templates
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -53,6 +58,12 @@ NO_DEPLOYMENTS = ('This stack has no software deployments or external '
 REFUSED = ("Resource details are refused by the cloud's policy: your role "
            "may read the stack but not its resources.")
 BACKUP_MILESTONE = 'backup browser: copying'
+# heat-dashboard's Check Stack (actions:action): a rule of the same
+# default as heat's stacks:update_patch, which the tab's button asks
+# Horizon's policy for (member of the project; on 2025.1, where Horizon
+# does not enforce the new defaults, ORed with the deprecated
+# deny_stack_user, which a reader passes).
+SAME_RULE_ACTION = 'check'
 # The cause section's heading while the stack runs.
 WAITING = 'What it waits for'
 EXIT3_CAUSE = 'cannot reach the database at db.internal:5432'
@@ -84,12 +95,7 @@ def member_login(browser, horizon):
 
 
 def _opened_while_the_member_runs(browser, horizon, stack_id):
-    """The tab, opened again until the member's deployment runs.
-
-    The cause section is read with the tab (the rows alone refresh while
-    the stack runs): opened before the member's deployment exists, it
-    has nothing to wait for.
-    """
+    """The tab, opened again until the member's deployment runs."""
     deadline = time.monotonic() + pages.PAGE_WAIT
     while True:
         page, _pane = pages.open_tab(browser, horizon, stack_id)
@@ -110,8 +116,15 @@ def test_milestones_appear_in_place_then_the_final_state(
     assert WAITING in pages.tab_text(page), pages.tab_text(page)
     pages.set_mark(page, 'this page')
 
-    seen = pages.watch_row(page, MEMBER,
-                           lambda row: row['status'] == 'COMPLETE')
+    waits = []
+
+    def complete(row):
+        said = dict(pages.causes(page)).get(MEMBER)
+        if said and said not in waits:
+            waits.append(said)
+        return row['status'] == 'COMPLETE'
+
+    seen = pages.watch_row(page, MEMBER, complete)
     shown = [progress for _status, _action, progress in seen]
     # At least two milestones, each shown while the deployment ran, in
     # their order; the page is the one the tab was opened on.
@@ -120,6 +133,10 @@ def test_milestones_appear_in_place_then_the_final_state(
     found = [m for m in MILESTONES if any(m in p for p in running)]
     assert len(found) >= 2, shown
     assert [m for m in MILESTONES if m in found] == found
+    # The cause section came with the rows: what it waits for followed
+    # the milestones ("last progress N s ago: step 2 of 3: ...").
+    waited = [m for m in MILESTONES if any(m in w for w in waits)]
+    assert len(waited) >= 2, waits
     assert pages.mark(page) == 'this page', 'the page was reloaded'
 
     WebDriverWait(page, pages.PAGE_WAIT).until(
@@ -161,19 +178,25 @@ def settled(stack_driver, stack_id):
     return stack_id
 
 
-def run_backup_from_the_form(page, label):
-    """Send BACKUP of the member from the form the tab's button links to.
+def run_from_the_form(page, choice, inputs):
+    """Send `choice` ('RESOURCE ACTION') from the tab's button's form.
 
-    The link is opened as a page (see the module's docstring).
+    The link is opened as a page (see the module's docstring); once
+    sent, back on the stack's page with the tab open: Horizon's message.
     """
     page.get(page.find_element(By.ID, 'lifecycle-run-action').get_attribute(
         'href'))
     target = WebDriverWait(page, pages.PAGE_WAIT).until(
         lambda d: d.find_element(By.ID, 'id_target'))
-    Select(target).select_by_value('chain.1.deployment BACKUP')
-    page.find_element(By.ID, 'id_inputs').send_keys('label=%s' % label)
+    Select(target).select_by_value(choice)
+    page.find_element(By.ID, 'id_inputs').send_keys(inputs)
     page.find_element(
         By.CSS_SELECTOR, '#lifecycle_run_action [type="submit"]').click()
+    WebDriverWait(page, pages.PAGE_WAIT).until(
+        lambda d: 'tab=stack_details__lifecycle' in d.current_url and
+        d.find_elements(By.CSS_SELECTOR, pages.TAB))
+    return ' '.join(e.text for e in page.find_elements(
+        By.CSS_SELECTOR, '.messages .alert'))
 
 
 def test_backup_from_the_form_runs_then_completes(
@@ -181,22 +204,18 @@ def test_backup_from_the_form_runs_then_completes(
     stack_id = settled(*slow_chain)
     member_login(browser, horizon)
     page, _pane = pages.open_tab(browser, horizon, stack_id)
-    run_backup_from_the_form(page, 'browser')
-
+    assert SAME_RULE_ACTION in pages.stack_actions(page)
+    assert pages.offers_run_action(page)
+    said = run_from_the_form(page, 'chain.1.deployment BACKUP',
+                             'label=browser')
     # Accepted: back on the stack's page, the tab open, Horizon saying so.
-    WebDriverWait(page, pages.PAGE_WAIT).until(
-        lambda d: 'tab=stack_details__lifecycle' in d.current_url and
-        d.find_elements(By.CSS_SELECTOR, pages.TAB))
-    said = ' '.join(e.text for e in page.find_elements(
-        By.CSS_SELECTOR, '.messages .alert'))
     assert 'requested BACKUP of chain.1.deployment (request ' in said, said
-    # Running (the BACKUP's own milestone, in place), then complete. The
-    # row says BACKUP, though Heat runs a custom action as an UPDATE.
+    # Running, then complete, in place. The row says BACKUP, though Heat
+    # runs a custom action as an UPDATE.
     ran = []
 
     def backup_ended(row):
-        if row['status'] == 'IN_PROGRESS' and BACKUP_MILESTONE in row[
-                'progress']:
+        if row['status'] == 'IN_PROGRESS':
             ran.append(row)
         return bool(ran) and row['status'] == 'COMPLETE'
 
@@ -204,6 +223,9 @@ def test_backup_from_the_form_runs_then_completes(
     seen = pages.watch_row(page, MEMBER, backup_ended)
     assert ran, seen
     assert {row['action'] for row in ran} == {'BACKUP'}, seen
+    # Its milestone may fall between two polls: the stack's events have it.
+    assert any(BACKUP_MILESTONE in (e.resource_status_reason or '')
+               for e in heat.events.list(stack_id, nested_depth=3)), seen
     assert pages.mark(page) == 'this page', 'the page was reloaded'
     WebDriverWait(page, pages.PAGE_WAIT).until(
         lambda d: d.find_element(
@@ -212,13 +234,64 @@ def test_backup_from_the_form_runs_then_completes(
     assert heat.stacks.get(stack_id).stack_status == 'UPDATE_COMPLETE'
 
 
+MODAL = '#lifecycle_run_action_modal'
+
+
+def run_from_the_modal(page, choice, inputs):
+    """Send `choice` from the modal the tab's button opens, as a user does.
+
+    Horizon's modal.js loads the form by ajax and posts it by ajax; its
+    answer sends the page back to the stack's tab: Horizon's message.
+    """
+    pages.set_mark(page, 'before the modal')
+    page.find_element(By.ID, 'lifecycle-run-action').click()
+    modal = WebDriverWait(page, pages.PAGE_WAIT).until(
+        lambda d: [m for m in d.find_elements(By.CSS_SELECTOR, MODAL)
+                   if m.is_displayed()])[0]
+    # A modal on the same page, not a page of its own.
+    assert pages.mark(page) == 'before the modal'
+    Select(modal.find_element(By.ID, 'id_target')).select_by_value(choice)
+    modal.find_element(By.ID, 'id_inputs').send_keys(inputs)
+    modal.find_element(By.CSS_SELECTOR, '[type="submit"]').click()
+    WebDriverWait(page, pages.PAGE_WAIT).until(
+        lambda d: pages.mark(d) is None and
+        'tab=stack_details__lifecycle' in d.current_url and
+        d.find_elements(By.CSS_SELECTOR, pages.TAB))
+    return ' '.join(e.text for e in page.find_elements(
+        By.CSS_SELECTOR, '.messages .alert'))
+
+
+def test_an_external_resources_request_is_its_rows_action(
+        browser, horizon, driver, thing_store,  # noqa: F811
+        mistral_workflows):  # noqa: F811
+    """examples/day_two_external_resource.yaml's ROTATE_KEYS, in Mistral.
+
+    Sent from the modal form. Heat runs it as an UPDATE; the row says
+    ROTATE_KEYS, read from the event of its execution's start, while it
+    runs and once complete.
+    """
+    stack_id = driver.create(e2e_conftest.example(
+        'day_two_external_resource.yaml'), {'store': thing_store.url})
+    member_login(browser, horizon)
+    page, _pane = pages.open_tab(browser, horizon, stack_id)
+    assert pages.rows(page)['thing']['action'] == 'CREATE'
+    said = run_from_the_modal(page, 'thing ROTATE_KEYS', 'key_label=k1')
+    assert 'requested ROTATE_KEYS of thing (request ' in said, said
+    seen = pages.watch_row(
+        page, 'thing', lambda row: row['status'] == 'UPDATE_COMPLETE')
+    # (The page may come back before Heat began the resource's UPDATE.)
+    assert {action for status, action, _said in seen
+            if status.startswith('UPDATE_')} == {'ROTATE_KEYS'}, seen
+    assert driver.outputs(stack_id)['output']['key_label'] == 'k1'
+
+
 def stack_state(hc, stack_id):
     """What an update would change: updated_time and every event's id."""
     return (hc.stacks.get(stack_id).updated_time,
             sorted(e.id for e in hc.events.list(stack_id, nested_depth=3)))
 
 
-def test_a_reader_sees_the_tab_no_button_and_a_forged_post_is_refused(
+def test_a_reader_gets_the_button_as_heat_dashboards_and_is_refused(
         browser, horizon, slow_chain, reader, heat):  # noqa: F811
     stack_id = settled(*slow_chain)
     before = stack_state(heat, stack_id)
@@ -229,7 +302,21 @@ def test_a_reader_sees_the_tab_no_button_and_a_forged_post_is_refused(
     # resources (tests/e2e/test_permissions.py): the tab says so.
     assert heat.stacks.get(stack_id).stack_status in text, text
     assert REFUSED in text, text
-    assert not page.find_elements(By.ID, 'lifecycle-run-action')
+    # The button shows where heat-dashboard's action of the same rule
+    # does: to a reader not on 2026.2, on 2025.1 (SAME_RULE_ACTION) it
+    # does, and the form it opens offers nothing and says why.
+    offered = pages.offers_run_action(page)
+    assert offered == (SAME_RULE_ACTION in pages.stack_actions(page)), (
+        pages.stack_actions(page))
+    if offered:
+        page.get(page.find_element(
+            By.ID, 'lifecycle-run-action').get_attribute('href'))
+        target = WebDriverWait(page, pages.PAGE_WAIT).until(
+            lambda d: d.find_element(By.ID, 'id_target'))
+        assert not Select(target).options
+        said = ' '.join(e.text for e in page.find_elements(
+            By.CSS_SELECTOR, '.messages .alert'))
+        assert REFUSED in said, said
 
     # The form the member's button opens, posted by the reader's page
     # with its session and CSRF token.

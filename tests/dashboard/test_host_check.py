@@ -80,6 +80,8 @@ def check(tmp_path, enabled=True, static=True, **overrides):
 
 def test_a_good_host_is_all_ok(tmp_path):
     found = check(tmp_path)
+    [compress] = found.pop('compress')
+    assert compress.level == checks.NA  # the tests' Horizon compresses live
     assert {f.level for fs in found.values() for f in fs} == {checks.OK}
     versions = ' '.join(f.text for f in found['packages'])
     assert 'horizon ' in versions and 'heat-dashboard ' in versions
@@ -175,8 +177,11 @@ DEFAULT_POLICY_FILES = dict(defaults.DEFAULT_POLICY_FILES,
 '''
 
 
-def run_check(root, python_code=None, policy=True, **host):
-    """The check in a child Python with Horizon's own settings."""
+def child_env(root, policy=True, settings='', **host):
+    """A host in root for a child Python with Horizon's own settings.
+
+    settings: more lines of its local_settings.py.
+    """
     enabled_dir, static_root = build_host(root, **host)
     for name in os.listdir(os.path.join(os.path.dirname(
             heat_dashboard.__file__), 'enabled')):
@@ -194,9 +199,16 @@ def run_check(root, python_code=None, policy=True, **host):
                 'file': HEAT_POLICY['POLICY_FILES']['orchestration'],
                 'default': HEAT_POLICY['DEFAULT_POLICY_FILES'][
                     'orchestration']})
+        f.write(settings)
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([root, ROOT]),
                PYTHONDONTWRITEBYTECODE='1')
     env.pop('DJANGO_SETTINGS_MODULE', None)
+    return env
+
+
+def run_check(root, python_code=None, env=None, **host):
+    """The check in a child Python with Horizon's own settings."""
+    env = env or child_env(root, **host)
     code = python_code or ('import sys; from heat_lifecycle_dashboard '
                            'import host_check; sys.exit(host_check.main())')
     return subprocess.run([sys.executable, '-c', code], env=env, cwd=root,
@@ -207,7 +219,12 @@ def test_horizons_own_settings_on_a_good_host(tmp_path):
     done = run_check(str(tmp_path))
     assert done.returncode == 0, done.stdout + done.stderr
     lines = done.stdout.splitlines()
-    assert all(line.startswith('ok   ') for line in lines), done.stdout
+    # Horizon compresses when a page asks, unless told otherwise.
+    assert ('n/a  compress: offline compression is off (COMPRESS_OFFLINE): '
+            'Horizon compresses %s when a page first asks for it' % SCRIPT
+            in lines), done.stdout
+    assert all(line.startswith('ok   ') for line in lines
+               if ' compress: ' not in line), done.stdout
     assert 'ok   enabled: %s is the packaged one' % (
         tmp_path / 'enabled' / '_1690_lifecycle_tab.py') in lines
 
@@ -220,6 +237,55 @@ def test_horizons_own_settings_on_a_broken_host(tmp_path):
     levels = {line.split(':')[0] for line in done.stdout.splitlines()}
     assert {'FAIL enabled', 'FAIL tab', 'warn static',
             'warn policy'} <= levels
+
+
+# As kolla-ansible and openstack-ansible run Horizon: compressed offline.
+OFFLINE_SETTINGS = '''\
+COMPRESS_OFFLINE = True
+CACHES = {'default': {
+    'BACKEND': 'django.core.cache.backends.locmem.LocMemCache'}}
+'''
+
+
+def manage(root, env, *command):
+    subprocess.run([sys.executable, '-m', 'django'] + list(command),
+                   env=dict(env, DJANGO_SETTINGS_MODULE=(
+                       'openstack_dashboard.settings')),
+                   cwd=root, check=True, capture_output=True, timeout=600)
+
+
+def compress_line(done):
+    [line] = [line for line in done.stdout.splitlines()
+              if ' compress: ' in line]
+    return line
+
+
+def test_an_offline_manifest_without_the_tabs_script_warns(tmp_path):
+    root = str(tmp_path)
+    env = child_env(root, settings=OFFLINE_SETTINGS)
+    manifest = tmp_path / 'static' / 'dashboard' / 'manifest.json'
+    line = compress_line(run_check(root, env=env))
+    assert line == (
+        'warn compress: COMPRESS_OFFLINE is on and the offline manifest %s '
+        'is missing: Horizon\'s pages fail (OfflineGenerationError) until '
+        'you run manage.py compress --force (after collectstatic), then '
+        'restart the web server' % manifest)
+    manage(root, env, 'collectstatic', '--noinput')
+    # Compressed before the enabled file was copied: no block with ours.
+    ours = tmp_path / 'enabled' / '_1690_lifecycle_tab.py'
+    os.rename(ours, tmp_path / 'aside.py')
+    manage(root, env, 'compress', '--force')
+    os.rename(tmp_path / 'aside.py', ours)
+    line = compress_line(run_check(root, env=env))
+    assert line.startswith(
+        'warn compress: COMPRESS_OFFLINE is on and the offline manifest %s '
+        'lacks the compressed scripts with %s: ' % (manifest, SCRIPT)), line
+    manage(root, env, 'compress', '--force')
+    done = run_check(root, env=env)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert compress_line(done) == (
+        'ok   compress: the offline manifest %s has the compressed scripts '
+        'with %s' % (manifest, SCRIPT))
 
 
 @pytest.mark.parametrize('missing', ['openstack_dashboard', 'heat_dashboard'])

@@ -205,6 +205,43 @@ class LifecycleTabTests(test.TestCase):
         found = json.loads(self.client.get(url).content)
         self.assertIn(ACTION_CELL % 'BACKUP', found['rows'])
 
+    def external(self, *events):
+        """An ExternalResource whose UPDATE runs, with these events."""
+        self.heat(
+            stack=stack('UPDATE_IN_PROGRESS'),
+            resources=[fake_heat.resource(
+                'thing', TOP, 'UPDATE_IN_PROGRESS',
+                'OS::Mistral::ExternalResource', 'X1',
+                updated='2026-11-28T12:00:00Z')],
+            events={'thing': [{
+                'id': 'E%d' % number, 'resource_name': 'thing',
+                'resource_status': 'UPDATE_IN_PROGRESS',
+                'event_time': when, 'resource_status_reason': reason}
+                for number, (when, reason) in enumerate(events)]})
+
+    def test_an_external_resources_request_is_the_rows_action(self):
+        # Its execution's start event names what the request runs.
+        self.external(
+            ('2026-11-28T11:00:00Z', "Mistral execution 0a of workflow "
+             "'rotate' started for ROTATE_KEYS; polling it: x"),
+            ('2026-11-28T12:00:00Z', 'state changed'),
+            ('2026-11-28T12:00:01Z', "Mistral execution 1b of workflow "
+             "'backup' started for BACKUP; Mistral tells its end to "
+             "heat-api-cfn (fallback poll every 30 s)"))
+        self.assertIn(ACTION_CELL % 'BACKUP', self.open_tab())
+        url = reverse('horizon:project:lifecycle:rows', args=[STACK_ID])
+        found = json.loads(self.client.get(url).content)
+        self.assertIn(ACTION_CELL % 'BACKUP', found['rows'])
+
+    def test_an_external_resources_plain_update_is_the_rows_update(self):
+        # The last request's event came before this UPDATE began.
+        self.external(
+            ('2026-11-28T11:00:00Z', "Mistral execution 0a of workflow "
+             "'backup' started for BACKUP; polling it: x"),
+            ('2026-11-28T12:00:01Z', "Mistral execution 1b of workflow "
+             "'update' started; polling it: x"))
+        self.assertIn(ACTION_CELL % 'UPDATE', self.open_tab())
+
     def test_a_reapply_is_the_rows_update(self):
         # Re-applying a component without an UPDATE entry delivers CREATE.
         self.running(deploy_action='CREATE')
@@ -234,8 +271,8 @@ class LifecycleTabTests(test.TestCase):
         found = json.loads(self.client.get(url).content)
         self.assertFalse(found['final'])
         self.assertIn('step 2 of 5', found['rows'])
-        # While it runs the tab's own cause section stands.
-        self.assertNotIn('cause', found)
+        # While it runs the cause section comes with the rows.
+        self.assertIn(WAITING, found['cause'])
         fake.stack['stack_status'] = 'UPDATE_COMPLETE'
         fake.resources[0]['resource_status'] = 'UPDATE_COMPLETE'
         fake.deployments['D1'].update(status='COMPLETE',
@@ -247,6 +284,35 @@ class LifecycleTabTests(test.TestCase):
         # The cause section comes too, to replace the one that said what
         # the stack waited for: nothing to say after a success.
         self.assertEqual(found['cause'].strip(), '')
+
+    def test_the_rows_view_refreshes_what_the_stack_waits_for(self):
+        fake = self.running()
+        url = reverse('horizon:project:lifecycle:rows', args=[STACK_ID])
+        self.client.get(url)
+        fake.events['deploy'] += [{
+            'id': 'E2', 'resource_name': 'deploy',
+            'resource_status': 'UPDATE_IN_PROGRESS',
+            'event_time': '2099-01-01T00:00:00Z',
+            'resource_status_reason': 'state changed'}, {
+            'id': 'E3', 'resource_name': 'deploy',
+            'resource_status': 'SIGNAL_COMPLETE',
+            'event_time': '2099-01-01T00:00:10Z',
+            'resource_status_reason': 'Signal: deployment in progress: '
+                                      'step 3 of 5'}]
+        fake.asked[:] = []
+        found = json.loads(self.client.get(url).content)
+        # What it waits for now: the last milestone, its age counted at
+        # this poll (the event is 'in the future': a negative age).
+        self.assertIn(WAITING, found['cause'])
+        self.assertRegex(found['cause'],
+                         r'last progress -\d+ s ago: step 3 of 5')
+        self.assertIn('deadline: run_timeout fires at 2099-01-01T00:10:00Z',
+                      found['cause'])
+        # Read from the rows' own requests: each once, the resources
+        # listed once, no walk of the stack's events.
+        self.assertEqual(len(fake.asked), len(set(fake.asked)), fake.asked)
+        self.assertNotIn(('GET', '/stacks/app/%s/events' % STACK_ID),
+                         fake.asked)
 
     def test_the_rows_view_sends_the_cause_of_a_final_failure(self):
         fake = self.running()

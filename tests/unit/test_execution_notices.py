@@ -15,6 +15,7 @@ import threading
 
 import pytest
 
+from heat_lifecycle_plugins import action_requests
 from heat_lifecycle_plugins.clients import executions
 from heat_lifecycle_plugins.resources import execution_notices as notices
 from heat_lifecycle_plugins.resources import execution_results as results
@@ -88,6 +89,22 @@ def test_the_start_event_says_which_way_the_execution_is_waited_for():
                            'DELETE')
     assert notices.ended_reason(run, False).endswith(
         'found by the fallback poll (no notification came)')
+
+
+def test_a_requests_start_event_names_its_action_for_the_user():
+    backup = results.Run('BACKUP', 'wf', EXEC)
+    told = notices.waiting_reason(backup, notices.Waiting('http://u', None),
+                                  30, 'UPDATE')
+    assert told.startswith('Mistral execution %s of workflow \'wf\' '
+                           'started for BACKUP; ' % EXEC)
+    assert action_requests.requested_in(told) == 'BACKUP'
+    # Heat's own action (a re-apply is Heat's UPDATE): nothing added.
+    for run in (backup._replace(action='UPDATE'),
+                backup._replace(action='CHECK')):
+        said = notices.waiting_reason(run, notices.Waiting(None, 'x'), 30,
+                                      run.action)
+        assert ' started; polling it: x' in said
+        assert action_requests.requested_in(said) is None
 
 
 # -- wait_told(): look for the notice, read once, poll as a fallback ----------

@@ -160,3 +160,38 @@ def test_details_of_a_reapply_or_an_unread_config_name_heats_action():
                    {'inputs': []}):
         found = pw.details(row, deployment, {}, stack, NOW, config)
         assert found['action'] == 'UPDATE', config
+
+
+def started(when, action=None):
+    """An ExternalResource's event: its execution started (for a request)."""
+    from heat_lifecycle_plugins.resources import execution_notices
+    from heat_lifecycle_plugins.resources import execution_results
+    run = execution_results.Run(action or 'UPDATE', 'wf', 'E-' + when)
+    return {'resource_status': 'UPDATE_IN_PROGRESS', 'event_time': when,
+            'resource_status_reason': execution_notices.waiting_reason(
+                run, execution_notices.Waiting(None, 'polling'), 30,
+                'UPDATE')}
+
+
+def test_an_external_resources_request_is_its_rows_action():
+    row = {'path': ['thing'], 'resource_status': 'UPDATE_IN_PROGRESS',
+           'resource_type': 'OS::Mistral::ExternalResource',
+           'updated_time': '2026-11-24T12:08:00Z'}
+    stack = {'stack_status': 'UPDATE_IN_PROGRESS'}
+    # A request's BACKUP runs as Heat's UPDATE; the start event of its
+    # execution names it. A ROTATE_KEYS before this UPDATE is over.
+    events = [started('2026-11-24T12:01:00Z', 'ROTATE_KEYS'),
+              started('2026-11-24T12:08:01Z', 'BACKUP')]
+    found = pw.details(row, None, {}, stack, NOW, events=events)
+    assert found['action'] == 'BACKUP'
+    done = dict(row, resource_status='UPDATE_COMPLETE')
+    assert pw.details(done, None, {}, stack, NOW,
+                      events=events)['action'] == 'BACKUP'
+    # A plain update (or a re-apply) after it: Heat's UPDATE.
+    for later in ([started('2026-11-24T12:08:01Z')], events[:1]):
+        assert pw.details(row, None, {}, stack, NOW,
+                          events=later)['action'] == 'UPDATE', later
+    # Another action since: the request's event is not read.
+    deleting = dict(row, resource_status='DELETE_IN_PROGRESS')
+    assert pw.details(deleting, None, {}, stack, NOW,
+                      events=events)['action'] == 'DELETE'

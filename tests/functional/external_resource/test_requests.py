@@ -23,6 +23,7 @@ import os
 import pytest
 
 from heat_lifecycle_fixtures.stacks import StackFailed
+from heat_lifecycle_plugins.user_side import progress
 from tests.functional.external_resource.conftest import ROOT
 
 with open(os.path.join(ROOT, 'examples',
@@ -45,6 +46,12 @@ def test_a_custom_action_runs_per_request_outputs_merged(heat, thing_store):
     output = heat.outputs(ident)['output']
     assert (output['key_label'], output['rotations'], output['size']) == (
         'k1', 1, 1)
+    # Heat ran it as an UPDATE; the user's tools (the dashboard's rows)
+    # read the request's action from its execution's start event.
+    row = heat.resource(ident, 'thing')
+    row['resource_status'] = '%(resource_action)s_%(resource_status)s' % row
+    assert progress.requested_in_events(
+        row, heat.events(ident, resource_name='thing')) == 'ROTATE_KEYS'
     heat.update(ident, EXAMPLE, params=dict(params, request='r2'))
     output = heat.outputs(ident)['output']
     assert (output['key_label'], output['rotations']) == ('rotated', 2)

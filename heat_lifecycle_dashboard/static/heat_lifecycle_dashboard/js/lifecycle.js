@@ -13,9 +13,9 @@
  */
 /* The Lifecycle tab's rows refresh themselves while anything runs: a GET
  * of the tab's rows view (JSON with the rows' HTML) every few seconds,
- * with Horizon's jQuery, until the view says everything is final. The
- * last answer also brings the cause section, replaced in place: it then
- * says how the stack ended, not what it waited for. */
+ * with Horizon's jQuery, until the view says everything is final. While
+ * the stack runs, and in the last answer, the cause section comes too,
+ * replaced in place: what it waits for now, then how the stack ended. */
 (function ($) {
   'use strict';
   var INTERVAL_MS = 5000;
