@@ -105,19 +105,12 @@ class Swift(service.Service):
                                           'keystoneauth proxy-server'},
             'filter:catch_errors': {'use': 'egg:swift#catch_errors'},
             'filter:tempurl': {'use': 'egg:swift#tempurl'},
-            'filter:authtoken': {
-                'paste.filter_factory':
-                    'keystonemiddleware.auth_token:filter_factory',
-                'www_authenticate_uri': keystone.url,
-                'auth_url': keystone.url,
-                'auth_type': 'password',
-                'username': SERVICE_USER,
-                'password': SERVICE_PASSWORD,
-                'user_domain_name': 'Default',
-                'project_name': 'service',
-                'project_domain_name': 'Default',
-                # tempurl's anonymous requests reach keystoneauth.
-                'delay_auth_decision': 'true'},
+            'filter:authtoken': dict(
+                keystone.authtoken(SERVICE_USER, SERVICE_PASSWORD), **{
+                    'paste.filter_factory':
+                        'keystonemiddleware.auth_token:filter_factory',
+                    # tempurl's anonymous requests reach keystoneauth.
+                    'delay_auth_decision': 'true'}),
             'filter:keystoneauth': {'use': 'egg:swift#keystoneauth',
                                     'operator_roles': OPERATOR_ROLES},
             'app:proxy-server': {'use': 'egg:swift#proxy',

@@ -11,8 +11,9 @@
 # License for the specific language governing permissions and limitations
 # under the License.
 # Installs the Debian packages the test suite and the demo need: python3-venv
-# (every venv), and MariaDB (Heat's database) and RabbitMQ (heat-engine <->
-# heat-api), which they run privately on loopback.
+# (every venv), and MariaDB (Heat's database), RabbitMQ (heat-engine <->
+# heat-api) and Redis (Zaqar's message store), which they run privately on
+# loopback.
 #   bash tools/install-system-deps.sh [--python-only | --browser]
 # --python-only: python3-venv alone; the unit tier needs nothing else.
 # --browser: chromium and chromium-driver too, for the browser tier
@@ -26,6 +27,7 @@ python3 -c 'import ensurepip, venv' >/dev/null 2>&1 || need+=(python3-venv)
 if [ "${1:-}" != --python-only ]; then
     command -v mariadbd >/dev/null 2>&1 || need+=(mariadb-server)
     [ -x /usr/lib/rabbitmq/bin/rabbitmq-server ] || need+=(rabbitmq-server)
+    command -v redis-server >/dev/null 2>&1 || need+=(redis-server)  # Zaqar's store
 fi
 if [ "${1:-}" = --browser ]; then
     [ -x /usr/bin/chromium ] || need+=(chromium)

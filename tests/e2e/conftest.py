@@ -13,8 +13,9 @@
 
 Real processes only: MariaDB, RabbitMQ, Keystone, heat-engine (our loader
 in plugin_dirs), heat-api, heat-api-cfn, Mistral (behind Keystone), Swift
-for the tests that ask for it, and per DeployedServer a real
-os-collect-config running heat-lifecycle-agent. Tests
+and Zaqar on Redis for the tests that ask for them (the `swift` and `zaqar`
+fixtures), and per DeployedServer a real os-collect-config running
+heat-lifecycle-agent. Tests
 drive it with python-heatclient as the demo user, through
 heat_lifecycle_fixtures.stacks.StackDriver.
 
@@ -110,6 +111,17 @@ def mistral_workflows(cloud):
     client.workflows.create(example('external_resource_workflows.yaml'))
     client.workflows.create(FAILING_WORKFLOWS)
     return client
+
+
+@pytest.fixture(scope='session')
+def zaqar(cloud, tmp_path_factory):
+    """A Zaqar in the cloud's catalog (`messaging`), started on first use."""
+    from heat_lifecycle_fixtures.zaqar import Zaqar
+    if not Zaqar.available():
+        pytest.fail('redis-server is needed: run tools/run-tests.sh (as '
+                    'root), which installs it')
+    with Zaqar(str(tmp_path_factory.mktemp('zaqar')), cloud.keystone) as zq:
+        yield zq
 
 
 @pytest.fixture

@@ -25,13 +25,15 @@ The cloud's heat-api loads the policy of the install guide's step
 reads all it may finds no credential of a deployment, and signals with
 what it found are refused. With a real Swift (the `swift` fixture), the
 same for a POLL_TEMP_URL server and a TEMP_URL_SIGNAL deployment, the
-reader asking Swift too.
+reader asking Swift too; and for a ZAQAR_MESSAGE server, whose metadata
+is in a queue of a real Zaqar (the `zaqar` fixture).
 """
 
 import json
 import os
 import re
 from urllib import parse
+import uuid
 
 from heatclient import exc
 from keystoneauth1.identity import v3
@@ -118,6 +120,11 @@ def test_a_reader_cannot_request_an_action(driver, heat, reader, tmp_path):
     driver.delete(stack_id)
 
 
+# os-collect-config's collector for each software_config_transport.
+COLLECTORS = {'POLL_SERVER_HEAT': 'heat', 'POLL_SERVER_CFN': 'cfn',
+              'POLL_TEMP_URL': 'request', 'ZAQAR_MESSAGE': 'zaqar'}
+
+
 def polling(template, poll):
     """A template's text, its server polling through `poll`."""
     template = yaml.safe_load(template)
@@ -126,11 +133,14 @@ def polling(template, poll):
     return yaml.safe_dump(template)
 
 
-def running_deployment(driver, heat, transport, seconds):
+def running_deployment(driver, heat, transport, seconds,
+                       server_transport='POLL_SERVER_HEAT'):
     """A stack whose deployment's script runs `seconds`, once it runs."""
     stack_id = driver.create(
-        signal_path.template(transport), {'seconds': seconds},
-        servers=['server'], wait=False)
+        polling(signal_path.template(transport), server_transport),
+        {'seconds': seconds},
+        servers=['server'], wait=False,
+        agent_options={'collector': COLLECTORS[server_transport]})
     signal_path.wait_for(
         lambda: signal_path.deployment(heat, stack_id).status ==
         'IN_PROGRESS', 120, 'deployment waiting for its signal')
@@ -178,7 +188,7 @@ REFUSED_TO_READERS = {
 
 # The server's own credential, in each collector's os_collect_config.
 COLLECTOR_SECRETS = {'heat': 'password', 'cfn': 'secret_access_key',
-                     'request': 'metadata_url'}
+                     'request': 'metadata_url', 'zaqar': 'password'}
 # A Swift temp URL, as anything a reader reads might hold one.
 TEMP_URL = re.compile(r'https?://[^\s"\'\\]+temp_url_sig=[^\s"\'\\]+')
 
@@ -310,10 +320,16 @@ def test_a_reader_reads_no_credential_and_cannot_forge_a_signal(
     answers = everything_a_reader_reads(reader, stack_id, sd, server_id)
     tried = forged_signals(cloud, reader, stack_id, answers)
     driver.wait(stack_id, 'CREATE')
+    reader_found_nothing_and_changed_nothing(
+        driver, heat, stack_id, secrets, answers, tried, 30)
 
+
+def reader_found_nothing_and_changed_nothing(
+        driver, heat, stack_id, secrets, answers, tried, seconds):
+    """The checks of a reader's reads and forged signals, once deployed."""
     # Every forged signal was refused, and the server's result stands.
     assert tried == {'own token': 403}, tried
-    assert driver.outputs(stack_id)['result'] == 'done after 30 s'
+    assert driver.outputs(stack_id)['result'] == 'done after %d s' % seconds
     sd = signal_path.deployment(heat, stack_id)
     assert (sd.status, sd.status_reason) == ('COMPLETE', 'Outputs received')
     assert not [e for e in signal_path.signal_events(driver, stack_id)
@@ -436,6 +452,103 @@ def test_a_reader_reads_no_temp_url_and_cannot_forge_a_signal(
     assert 'temp_url_sig' not in shown, sorted(answers)
     assert stack_id in shown and sd.id in shown
     driver.delete(stack_id)
+
+
+def test_a_zaqar_message_server_deploys_and_a_reader_gets_nothing(
+        cloud, zaqar, driver, heat, reader):
+    """ZAQAR_MESSAGE: Heat posts the server's metadata to its queue.
+
+    The queue is in the stack user's project, which the reader's token is
+    not scoped to. The reader is given the queue's name and project (as if
+    both had leaked) and reads and posts with its own token: Zaqar takes
+    the project from the token, so the reader meets its own project's
+    queue, never the server's.
+    """
+    stack_id = running_deployment(driver, heat, 'HEAT_SIGNAL', 20,
+                                  server_transport='ZAQAR_MESSAGE')
+    sd = signal_path.deployment(heat, stack_id)
+    secrets = credentials_of(heat, stack_id)
+    assert len(secrets) == 2, secrets  # the deployment's, the server's
+    server = heat.resources.get(stack_id, 'server',
+                                with_attr=['os_collect_config'])
+    queue = ServerQueue(zaqar, server.attributes['os_collect_config'][
+        'zaqar'])
+    # What Heat posts to the server's queue, kept in a queue of the same
+    # project that the server does not pop.
+    queue.post(queue.kept, heat.resources.metadata(stack_id, 'server'))
+
+    answers = everything_a_reader_reads(
+        reader, stack_id, sd, server.physical_resource_id)
+    reader_token = cloud.keystone.session(
+        'onlyreads', PASSWORD, project_name='demo').get_token()
+    zaqar_reads = queue.reads_with(reader_token)
+    assert not [s for s, _ in zaqar_reads.values() if s >= 500], zaqar_reads
+    answers.update(zaqar_reads)
+    tried = forged_signals(cloud, reader, stack_id, answers)
+    tried['zaqar post'] = queue.post_with(reader_token, queue.kept, {
+        'deployments': [], 'forged': 'by a reader'})
+    driver.wait(stack_id, 'CREATE')
+
+    assert [m['body'] for m in queue.messages(queue.kept)] == [
+        heat.resources.metadata(stack_id, 'server')], 'only the member\'s'
+    assert tried.pop('zaqar post') == 201  # into its own project's queue
+    reader_found_nothing_and_changed_nothing(
+        driver, heat, stack_id, secrets, answers, tried, 20)
+
+
+class ServerQueue(object):
+    """A ZAQAR_MESSAGE server's queue, read as its stack user or not."""
+
+    def __init__(self, zaqar, credentials):
+        self.url = zaqar.url + '/v2/queues'
+        self.name = credentials['queue_id']
+        self.kept = self.name + '-kept'
+        self.project_id = credentials['project_id']
+        self.token = ks_session.Session(auth=v3.Password(
+            auth_url=credentials['auth_url'],
+            user_id=credentials['user_id'],
+            password=credentials['password'],
+            project_id=self.project_id)).get_token()
+
+    def _call(self, method, path, token, **kwargs):
+        headers = {'Client-ID': str(uuid.uuid4()), 'X-Auth-Token': token,
+                   'X-Project-ID': self.project_id}
+        headers.update(kwargs.pop('headers', {}))
+        return requests.request(method, self.url + path, headers=headers,
+                                timeout=60, **kwargs)
+
+    def post(self, queue, body):
+        self.post_with(self.token, queue, body)
+
+    def post_with(self, token, queue, body):
+        return self._call('POST', '/%s/messages' % queue, token, json={
+            'messages': [{'body': body, 'ttl': 600}]}).status_code
+
+    def messages(self, queue, token=None):
+        answer = self._call('GET', '/%s/messages?echo=true' % queue,
+                            token or self.token)
+        assert answer.status_code in (200, 204), answer.text
+        return answer.json()['messages'] if answer.content else []
+
+    def reads_with(self, token):
+        """{read: (HTTP status, answer)} of the reads a reader tries."""
+        signed = {'URL-Signature': 'f' * 64, 'URL-Expires': '2999-01-01',
+                  'URL-Methods': 'GET', 'URL-Paths': '/v2/queues/' +
+                  self.name + '/messages', 'X-Auth-Token': ''}
+        reads = {
+            'zaqar queues': ('GET', '?detailed=true', {}),
+            'zaqar messages': ('GET', '/%s/messages?echo=true' % self.name,
+                               {}),
+            'zaqar kept messages': (
+                'GET', '/%s/messages?echo=true' % self.kept, {}),
+            'zaqar queue': ('GET', '/' + self.name, {}),
+            'zaqar stats': ('GET', '/%s/stats' % self.name, {}),
+            'zaqar signed url': ('GET', '/%s/messages' % self.name, signed),
+        }
+        return {name: (answer.status_code, answer.text)
+                for name, (method, path, headers) in reads.items()
+                for answer in [self._call(method, path, token,
+                                          headers=headers)]}
 
 
 def test_a_server_polling_heat_api_cfn_still_deploys(driver, heat):
