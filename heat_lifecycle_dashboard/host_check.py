@@ -416,7 +416,7 @@ def compress_findings(compress, enabled):
                 compress.manifest, scripts)))]
     problem = ('lacks the compressed scripts with %s' % scripts
                if compress.exists else 'is missing')
-    return [checks.Finding(checks.WARN, 'compress', (
+    return [checks.Finding(checks.FAIL, 'compress', (
         'COMPRESS_OFFLINE is on and the offline manifest %s %s: Horizon\'s '
         'pages fail (OfflineGenerationError) until you %s' % (
             compress.manifest, problem, COMPRESS)))]

@@ -260,13 +260,14 @@ def compress_line(done):
     return line
 
 
-def test_an_offline_manifest_without_the_tabs_script_warns(tmp_path):
+def test_an_offline_manifest_without_the_tabs_script_fails(tmp_path):
     root = str(tmp_path)
     env = child_env(root, settings=OFFLINE_SETTINGS)
     manifest = tmp_path / 'static' / 'dashboard' / 'manifest.json'
-    line = compress_line(run_check(root, env=env))
-    assert line == (
-        'warn compress: COMPRESS_OFFLINE is on and the offline manifest %s '
+    done = run_check(root, env=env)
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert compress_line(done) == (
+        'FAIL compress: COMPRESS_OFFLINE is on and the offline manifest %s '
         'is missing: Horizon\'s pages fail (OfflineGenerationError) until '
         'you run manage.py compress --force (after collectstatic), then '
         'restart the web server' % manifest)
@@ -278,7 +279,7 @@ def test_an_offline_manifest_without_the_tabs_script_warns(tmp_path):
     os.rename(tmp_path / 'aside.py', ours)
     line = compress_line(run_check(root, env=env))
     assert line.startswith(
-        'warn compress: COMPRESS_OFFLINE is on and the offline manifest %s '
+        'FAIL compress: COMPRESS_OFFLINE is on and the offline manifest %s '
         'lacks the compressed scripts with %s: ' % (manifest, SCRIPT)), line
     manage(root, env, 'compress', '--force')
     done = run_check(root, env=env)
