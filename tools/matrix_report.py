@@ -45,12 +45,20 @@ def junit_counts(path):
     return total
 
 
-def failed_tests(path, limit=10):
+def failed_tests(path, limit=10, said=600):
+    """A line per failed test: its name, then the first `said` characters
+    of why (the failure's message), so that CI's output alone tells it."""
     root = ET.parse(path).getroot()
     names = []
     for case in root.iter('testcase'):
-        if case.find('failure') is not None or case.find('error') is not None:
-            names.append('%s::%s' % (case.get('classname'), case.get('name')))
+        bad = case.find('failure')
+        bad = case.find('error') if bad is None else bad
+        if bad is None:
+            continue
+        why = ' '.join((bad.get('message') or bad.text or '').split())
+        names.append('%s::%s%s' % (
+            case.get('classname'), case.get('name'),
+            '\n        ' + why[:said] if why else ''))
     return names[:limit]
 
 

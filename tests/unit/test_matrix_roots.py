@@ -103,3 +103,19 @@ def test_a_failed_job_is_reported_with_its_log(tmp_path, capsys):
     out = capsys.readouterr().out
     assert 'FAILED: lint\n' in out
     assert 'FAILED: Heat 2025.1 unit (bullseye root)' in out
+
+
+def test_a_failed_test_is_named_with_why(tmp_path):
+    xml = tmp_path / 'j.xml'
+    xml.write_text(
+        '<testsuites><testsuite name="pytest">'
+        '<testcase classname="tests.a" name="test_ok"/>'
+        '<testcase classname="tests.a" name="test_bad">'
+        '<failure message="AssertionError: {&#39;failed&#39;: 1}\n  more">'
+        'trace</failure></testcase>'
+        '<testcase classname="tests.b" name="test_err">'
+        '<error>setup went\nwrong</error></testcase>'
+        '</testsuite></testsuites>')
+    assert matrix_report.failed_tests(str(xml)) == [
+        "tests.a::test_bad\n        AssertionError: {'failed': 1} more",
+        'tests.b::test_err\n        setup went wrong']
