@@ -46,8 +46,10 @@ def junit_counts(path):
 
 
 def failed_tests(path, limit=10, said=600):
-    """A line per failed test: its name, then the first `said` characters
-    of why (the failure's message), so that CI's output alone tells it."""
+    """A line per failed test: its name, then why (`said` characters).
+
+    Why: the failure's message, so that CI's output alone tells it.
+    """
     root = ET.parse(path).getroot()
     names = []
     for case in root.iter('testcase'):

@@ -22,7 +22,6 @@ from heat.tests import common  # noqa: F401  isort:skip
 
 import contextlib
 import os
-import time
 
 from oslo_config import cfg
 import pytest
@@ -106,17 +105,6 @@ def heat(engine, mistral, options):
     use_mistral(engine, mistral)
     yield engine
     engine.use_catalog(None)
-
-
-def wait_for(predicate, what, timeout=30):
-    deadline = time.time() + timeout
-    while True:
-        value = predicate()
-        if value:
-            return value
-        if time.time() > deadline:
-            raise AssertionError('timed out waiting for %s' % what)
-        time.sleep(0.1)
 
 
 def executions_of(mistral, workflow):

@@ -21,9 +21,9 @@ from oslo_config import cfg
 import pytest
 
 from heat_lifecycle_fixtures import hot
+from heat_lifecycle_fixtures.process import wait_until
 from tests.functional.external_resource.conftest import executions_of
 from tests.functional.external_resource.conftest import SLOW_CREATE as SLOW
-from tests.functional.external_resource.conftest import wait_for
 
 
 def _running_execution(mistral, thing_store):
@@ -36,7 +36,7 @@ def _running_execution(mistral, thing_store):
                 workflow_execution_id=execution.id)
             if any(t.name == 'wait' and t.state == 'RUNNING' for t in tasks):
                 return execution
-    execution = wait_for(sleeping, 'a sleeping create_slowly execution')
+    execution = wait_until(sleeping, 30, 'a sleeping create_slowly execution')
     half_made = [i for i, t in thing_store.things().items()
                  if t['state'] == 'being-made']
     return execution, half_made
@@ -52,15 +52,15 @@ def test_stack_cancel_cancels_a_paused_execution(heat, mistral,
     execution, half_made = _running_execution(mistral, thing_store)
     # PAUSED counts as running: it is cancelled too.
     mistral.client().executions.update(execution.id, 'PAUSED')
-    wait_for(lambda: _state(mistral, execution.id) == 'PAUSED', 'PAUSED')
+    wait_until(lambda: _state(mistral, execution.id) == 'PAUSED', 30, 'PAUSED')
 
     heat.cancel_update(ident)
     heat.wait(ident, 'CREATE', expect='FAILED')
-    wait_for(lambda: _state(mistral, execution.id) == 'CANCELLED',
-             'the execution cancelled in Mistral')
-    rsrc = wait_for(lambda: (lambda r: r if r['resource_status'] == 'FAILED'
-                             else None)(heat.resource(ident, 'thing')),
-                    'the resource FAILED')
+    wait_until(lambda: _state(mistral, execution.id) == 'CANCELLED',
+               30, 'the execution cancelled in Mistral')
+    rsrc = wait_until(lambda: (lambda r: r if r['resource_status'] == 'FAILED'
+                               else None)(heat.resource(ident, 'thing')),
+                      30, 'the resource FAILED')
     assert 'cancelled' in rsrc['resource_status_reason']
     info = mistral.client().executions.get(execution.id).state_info
     assert 'Heat' in info
@@ -94,8 +94,8 @@ def test_stack_timeout_cancels_the_execution(heat, mistral, thing_store):
     assert 'Timed out' in heat.show(ident)['stack_status_reason']
     [execution] = [e for e in executions_of(mistral, 'create_slowly')
                    if e.id not in before]
-    wait_for(lambda: _state(mistral, execution.id) == 'CANCELLED',
-             'the execution cancelled in Mistral')
+    wait_until(lambda: _state(mistral, execution.id) == 'CANCELLED',
+               30, 'the execution cancelled in Mistral')
     rsrc = heat.resource(ident, 'thing')
     assert rsrc['resource_status'] == 'FAILED'
     thing_id = rsrc['physical_resource_id']

@@ -21,7 +21,6 @@ import time
 from heat_lifecycle_fixtures import process
 from tests.functional.external_resource.conftest import create_template
 from tests.functional.external_resource.conftest import executions_of
-from tests.functional.external_resource.conftest import wait_for
 
 # Makes a thing, then sleeps `sleep` seconds.
 SLOW = create_template('create_slowly', 'sleep', env_default=2)
@@ -49,7 +48,7 @@ def ended_execution(mistral, known):
         done = [e for e in executions_of(mistral, 'create_slowly')
                 if e.state == 'SUCCESS' and e.id not in known]
         return done[0] if done else None
-    return wait_for(ended, 'the workflow to end')
+    return process.wait_until(ended, 30, 'the workflow to end')
 
 
 def test_a_notice_ends_the_action_without_the_fallback_poll(

@@ -24,11 +24,11 @@ import pytest
 
 from heat_lifecycle_fixtures import faults
 from heat_lifecycle_fixtures.mistral import Mistral
+from heat_lifecycle_fixtures.process import wait_until
 from tests.functional.external_resource.conftest import create_template
 from tests.functional.external_resource.conftest import executions_of
 from tests.functional.external_resource.conftest import register_workflows
 from tests.functional.external_resource.conftest import use_mistral
-from tests.functional.external_resource.conftest import wait_for
 
 WAITING = create_template('create_after_wait', 'wait')
 
@@ -62,7 +62,7 @@ def _waiting_execution(mistral, known):
             if any(t.state in ('DELAYED', 'RUNNING_DELAYED')
                    for t in tasks):
                 return execution
-    return wait_for(waiting, 'a waiting create_after_wait execution')
+    return wait_until(waiting, 30, 'a waiting create_after_wait execution')
 
 
 def _known(mistral):
@@ -126,8 +126,8 @@ def test_beyond_the_grace_fails_and_an_update_recovers(
     ident, execution = _fail_beyond_grace(heat_on, restartable, thing_store,
                                           wait=10)
     # Mistral is back: the execution ends as planned and makes its thing.
-    wait_for(lambda: restartable.client().executions.get(
-        execution.id).state == 'SUCCESS', 'the execution done', timeout=60)
+    wait_until(lambda: restartable.client().executions.get(
+        execution.id).state == 'SUCCESS', 60, 'the execution done')
     [made] = _made_by(thing_store) - before
 
     # The update replaces the failed resource; the old one's DELETE gets

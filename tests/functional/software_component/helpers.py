@@ -130,15 +130,3 @@ def component_stack(configs, transport='HEAT_SIGNAL', outputs=None,
 
 def script(actions, text='echo hi'):
     return {'actions': actions, 'tool': 'script', 'config': text}
-
-
-def wait_for(predicate, timeout=30):
-    """predicate()'s first true value, polled every 0.05 s."""
-    deadline = time.time() + timeout
-    while True:
-        value = predicate()
-        if value:
-            return value
-        if time.time() > deadline:
-            raise AssertionError('timed out waiting for %s' % predicate)
-        time.sleep(0.05)

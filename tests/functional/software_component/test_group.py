@@ -11,6 +11,7 @@
 # under the License.
 """OS::Heat::SoftwareDeploymentGroup members are our SoftwareDeployment."""
 
+from heat_lifecycle_fixtures.process import wait_until
 from tests.functional.software_component import helpers
 
 
@@ -37,7 +38,8 @@ def member_one(engine, ident):
 
 
 def nested_identity(engine, ident):
-    return helpers.wait_for(lambda: member_one(engine, ident))
+    return wait_until(lambda: member_one(engine, ident), 30,
+                      'the group\'s member one', interval=0.05)
 
 
 def test_group_members_deliver_and_report_progress(engine):

@@ -22,6 +22,7 @@ import copy
 
 import pytest
 
+from heat_lifecycle_fixtures.process import wait_until
 from tests.functional.software_component import helpers
 
 
@@ -76,7 +77,7 @@ def request(engine, ident, template, token, previous, **params):
         sd = helpers.software_deployment(engine, ident)
         return (sd['status'] == 'IN_PROGRESS' and
                 sd['config_id'] != previous['id'])
-    helpers.wait_for(delivered, timeout=60)
+    wait_until(delivered, 60, 'the request delivered', interval=0.05)
     return helpers.wait_for_delivery(engine, ident, 'UPDATE',
                                      previous=previous)
 
