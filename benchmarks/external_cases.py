@@ -130,7 +130,7 @@ class Window(object):
                          for share in shares]:
                 done.result()
         self.driver.stack_ids.extend(s['stack'] for s in self.stacks)
-        self.api = watch.ApiReads(self.env.heat, self.env.mistral_log,
+        self.api = watch.ApiReads(self.env.heat, self.env.events,
                                   self.stacks).start()
 
     def wait_started(self, timeout):
@@ -223,6 +223,7 @@ class Window(object):
                  latency=(end.seen - success) if success else None,
                  api_seen=read_back, api_read=read,
                  api_reads=self.api.reads[s['stack']],
+                 api_from=watch.READ_FROM,
                  user_latency=(read_back - success)
                  if success and read_back else None,
                  signalled=signal.seen if signal else None,

@@ -288,9 +288,8 @@ def told_row(name, case):
     seen += ratios.to_decide(band, TOLD_SECONDS, rounds='told stacks')
     read = through_api(case)
     if read:
-        user, term, one = read
-        seen += ('; as a user polling heat-api every %g s reads it: %s'
-                 % (watch.API_EVERY, describe_seconds(user)))
+        user, term, one, how = read
+        seen += '; as a user %s: %s' % (how, describe_seconds(user))
         seen += ratios.to_decide(user, TOLD_SECONDS, rounds='told stacks')
         seen += ('; heat-api returned it %s after the database\'s '
                  'COMPLETE, one read taking %s' % (
@@ -305,8 +304,8 @@ def through_api(case):
     """Bands of ours' told stacks as read through heat-api, or None.
 
     (SUCCESS -> heat-api returned it COMPLETE, the database's COMPLETE ->
-    that, the finishing read's own time); None for results from before
-    ApiReads.
+    that, the finishing read's own time, how it was read); None for
+    results from before ApiReads.
     """
     told = [s for s in of_kind(case, OURS, 'told')
             if s['status'] == 'COMPLETE' and
@@ -315,7 +314,16 @@ def through_api(case):
         return None
     return (median_band([s['user_latency'] for s in told]),
             median_band([s['api_seen'] - s['complete'] for s in told]),
-            median_band([s['api_read'] for s in told]))
+            median_band([s['api_read'] for s in told]),
+            read_how(told[0].get('api_from')))
+
+
+def read_how(read_from):
+    """How the told stacks were read through heat-api, as the row says."""
+    if read_from == watch.READ_FROM:
+        return ('reads it through heat-api (one read as Heat\'s database '
+                'shows it COMPLETE)')
+    return 'polling heat-api every %g s reads it' % watch.API_EVERY
 
 
 def worse(*verdicts):

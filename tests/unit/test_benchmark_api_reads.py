@@ -40,18 +40,18 @@ class Heat(object):
         return Resource(left.pop(0) if len(left) > 1 else left[0])
 
 
-class Log(object):
-    """Mistral's log: the executions it shows, and which ended."""
+class Events(object):
+    """HeatEvents as ApiReads reads it: the finished events it has seen."""
 
     def __init__(self):
-        self.workflow, self.ended = {}, {}
+        self.finished = {}  # stack id -> (action, status)
 
-    def read(self):
-        return self
-
-    def executions_of(self, workflows):
-        return {name: execution for execution, name in self.workflow.items()
-                if name in workflows}
+    def first(self, stack_id, name, action, statuses):
+        found = self.finished.get(stack_id)
+        if found and name == 'ext' and found[0] == action and \
+                found[1] in statuses:
+            return found
+        return None
 
 
 def until(check, timeout=10.0):
@@ -61,23 +61,27 @@ def until(check, timeout=10.0):
     return check()
 
 
-def test_a_stack_is_read_from_its_end_in_mistral_until_heat_api_says_so():
-    stacks = [{'name': 'bx-a-0', 'stack': 'id0', 'workflow': 'wf0'},
-              {'name': 'bx-a-1', 'stack': 'id1', 'workflow': 'wf1'}]
+def test_a_stack_is_read_from_its_end_in_the_database_until_heat_api_says_so():
+    stacks = [{'name': 'bx-a-0', 'stack': 'id0'},
+              {'name': 'bx-a-1', 'stack': 'id1'},
+              {'name': 'bx-a-2', 'stack': 'id2'}]
     heat = Heat({'bx-a-0/id0': ['CREATE_IN_PROGRESS', 'CREATE_IN_PROGRESS',
                                 'CREATE_COMPLETE'],
-                 'bx-a-1/id1': ['CREATE_IN_PROGRESS']})
-    log = Log()
-    log.workflow.update(e0='wf0', e1='wf1')
-    reads = watch.ApiReads(heat, log, stacks).start()
+                 'bx-a-1/id1': ['CREATE_IN_PROGRESS'],
+                 'bx-a-2/id2': ['CREATE_FAILED']})
+    events = Events()
+    events.finished['id1'] = ('SIGNAL', 'COMPLETE')  # not its CREATE
+    reads = watch.ApiReads(heat, events, stacks).start()
     try:
         time.sleep(0.2)
-        assert not heat.gets  # no execution ended: nothing read
-        log.ended['e0'] = ('SUCCESS', time.time())
-        assert until(lambda: 'id0' in reads.seen)
+        assert not heat.gets  # no CREATE finished in the database
+        events.finished['id0'] = ('CREATE', 'COMPLETE')
+        events.finished['id2'] = ('CREATE', 'FAILED')
+        assert until(lambda: 'id0' in reads.seen and 'id2' in reads.seen)
         back, took = reads.seen['id0']
         assert took >= 0 and back <= time.time()
         assert reads.reads['id0'] == heat.gets['bx-a-0/id0'] == 3
+        assert reads.reads['id2'] == 1
         assert not reads.done() and 'bx-a-1/id1' not in heat.gets
     finally:
         reads.stop()

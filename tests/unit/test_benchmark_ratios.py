@@ -61,11 +61,12 @@ def test_a_median_on_the_target_is_never_decided_by_more_rounds():
     assert 'no number of rounds to decide' in ratios.describe(s, 1.0)
 
 
-def chain_row(mode, n, op, in_tree, floor, speedup):
+def chain_row(mode, n, op, in_tree, floor, speedup, bound=None):
     return {'mode': mode, 'n': n, 'op': op,
             'in-tree': ratios.summary(in_tree),
             'floor': ratios.summary(floor),
-            'speedup': ratios.summary(speedup)}
+            'speedup': ratios.summary(speedup),
+            'bound': ratios.summary(bound) if bound else None}
 
 
 def test_every_missed_check_is_shown_first_not_hidden_behind_others():
@@ -92,3 +93,15 @@ def test_concurrent_create_is_judged_against_the_floor_update_in_tree():
     assert '1.05x the floor' in rows[0][0] and '3x faster' in rows[1][0]
     found['create']['floor'] = ratios.summary([1.10] * 6)
     assert targets.concurrent_targets(found)[0][2] == ratios.MISSED
+
+
+def test_a_speedup_beyond_the_floors_own_is_shown_out_of_reach():
+    missed = chain_row('concurrent', 150, 'update', [0.8] * 6, [1.08] * 6,
+                       [1.2, 1.25] * 3, bound=[1.25, 1.29] * 3)
+    title, seen, verdict = targets.concurrent_targets({'update': missed})[1]
+    assert verdict == ratios.MISSED
+    assert 'in-tree / floor 1.27x' in seen, seen
+    assert 'beyond what that shape allows' in seen, seen
+    reachable = dict(missed, bound=ratios.summary([3.4, 3.6] * 3))
+    seen = targets.concurrent_targets({'update': reachable})[1][1]
+    assert 'in-tree / floor 3.50x' in seen and 'beyond' not in seen, seen

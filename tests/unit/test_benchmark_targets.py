@@ -69,6 +69,12 @@ def test_the_told_row_misses_when_a_user_reads_it_late_through_heat_api():
     assert 'as a user polling heat-api every 0.05 s reads it: 0.505 s' \
         in seen, seen
     assert "heat-api returned it 0.350 s" in seen, seen
+    read_after_database = short_case([
+        dict(read_through_api(0.10 + i / 100.0, 0.45 + i / 100.0),
+             api_from='database') for i in range(12)])
+    seen = external_report.told_row('short', read_after_database)[1]
+    assert ("as a user reads it through heat-api (one read as Heat's "
+            "database shows it COMPLETE): 0.505 s") in seen, seen
 
 
 def test_both_external_parts_have_their_rows_and_one_threads_row():
