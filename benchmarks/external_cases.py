@@ -72,6 +72,18 @@ def template(kind, workflow, delay_url, seconds):
                               'timeout': int(seconds) + 120}}}}}
 
 
+def found_at(events):
+    """When ours' event saying the execution ended was first read, or None.
+
+    Ours adds it once the check read the ended execution from Mistral,
+    before Heat stores the state: it splits SIGNAL -> COMPLETE into the
+    check's part and Heat's.
+    """
+    return next((e.seen for e in events
+                 if ' ended: ' in e.reason and
+                 e.reason.startswith('Mistral execution ')), None)
+
+
 def how_it_ended(events):
     """told / fallback (ours' events say which), polled, or None."""
     for event in events:
@@ -227,6 +239,7 @@ class Window(object):
                  user_latency=(read_back - success)
                  if success and read_back else None,
                  signalled=signal.seen if signal else None,
+                 found=found_at(events),
                  arrived=arrived[0] if arrived else None,
                  how=how_it_ended(events), calls=sum(calls.values()),
                  calls_by=dict(calls), fetches=log.fetches[execution])

@@ -231,9 +231,26 @@ def told_split(case):
             '(Mistral\'s webhook, heat-api-cfn checking the EC2 signature '
             'and the token with Keystone, the RPC into the engine)%s; '
             'SIGNAL -> COMPLETE %s (the check\'s next look, one read of the '
-            'execution, Heat storing the state).' % (
+            'execution, Heat storing the state)%s.' % (
                 len(delivery), describe_seconds(median_band(delivery)),
-                inside, describe_seconds(median_band(ours)))]
+                inside, describe_seconds(median_band(ours)),
+                _check_split(case))]
+
+
+def _check_split(case):
+    """SIGNAL -> COMPLETE split at ours' event of the ended execution.
+
+    Results from 2026-12-06 on (`found`); '' for older ones.
+    """
+    stacks = [s for s in told_stacks(case) if s.get('found')]
+    if not stacks:
+        return ''
+    check, heat = _spans(stacks, 'signalled', 'found', 'complete')
+    return (': the check until its event of the ended execution %s (its '
+            'wake, the read from Mistral), then Heat storing the state %s '
+            '(events read every %d ms)' % (
+                describe_seconds(median_band(check)),
+                describe_seconds(median_band(heat)), watch.POLL * 1000))
 
 
 def markdown(data):
