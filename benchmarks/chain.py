@@ -27,7 +27,7 @@
    successor depending on its predecessor).
 
 Every round runs ours, in-tree and the floor back to back, in an order that
-changes from round to round (balanced_order), and keeps each round's
+changes from round to round (round_order), and keeps each round's
 figures: ratios are taken per round (benchmarks/ratios.py). warm_up()
 runs one uncounted round first, so that the process's first-stack costs
 fall on no kind.
@@ -38,13 +38,13 @@ at least N seconds to start: a floor of N independent resources would
 measure that pause, not the engine's work.
 """
 
-import itertools
 import os
 
 from oslo_config import cfg
 import yaml
 
 from benchmarks import harness
+from benchmarks import round_order
 from benchmarks.upstream_types import UPSTREAM_CHAIN
 from heat_lifecycle_plugins import config
 from heat_lifecycle_plugins import heat_internals
@@ -86,16 +86,16 @@ def shape_limits():
 def our_lanes(n, limit=LANES):
     """The lanes ours' concurrent chain of N members runs in.
 
-    A segmented chain shares `limit` among its segments
-    (chain_segments.segment_limit): on Heat 25-27, 8 lanes at N=400 in 8
-    segments of 50; one nested stack (N <= 163, or Heat 24.x) runs `limit`.
+    A segmented chain (Heat 25-27, N > 163) shares `limit` evenly among its
+    segments (chain_segments.segment_count): 10 lanes of 40 at N=400;
+    one nested stack (N <= 163, or Heat 24.x) runs `limit`.
     """
     flat, size = shape_limits()
-    segments = chain_segments.initial_segments(n, size, flat)
+    segments = chain_segments.initial_segments(n, size, flat, limit)
     if segments is None:
         return min(limit, n)
     count = len(set(segments))
-    return min(n, chain_segments.segment_limit(count, limit) * count)
+    return min(n, limit, chain_segments.segment_limit(count, limit) * count)
 
 
 def floor_template(n, concurrent, value):
@@ -117,17 +117,6 @@ def floor_template(n, concurrent, value):
         resources['start'] = {'type': MEMBER}
         resources['end'] = {'type': MEMBER, 'depends_on': names[-lanes:]}
     return {'heat_template_version': '2015-04-30', 'resources': resources}
-
-
-def balanced_order(kinds, round_):
-    """The kinds in this round's order: every order once in turn.
-
-    Over each len(kinds)! rounds every kind leads, and follows every other
-    kind, equally often (all permutations, lexicographic by position), so
-    no kind always runs after the same one.
-    """
-    orders = list(itertools.permutations(kinds))
-    return orders[round_ % len(orders)]
 
 
 def example_template():
@@ -196,7 +185,7 @@ def run_lifecycle(bench, sizes, rounds, concurrent_sizes, log):
                      'cpu': {op: [] for op in OPERATIONS}, 'peaks': []}
                  for k in KINDS}
         for r in range(rounds):
-            for kind in balanced_order(KINDS, r):
+            for kind in round_order.balanced_order(KINDS, r):
                 times, shares, peak, grow = lifecycle_round(
                     bench, kind, n, concurrent, 'r%d' % r)
                 for op in OPERATIONS:
@@ -295,7 +284,7 @@ def run_changes(bench, n, rounds, log):
     for change in CHANGES:
         samples = {OURS: [], INTREE: [], FLOOR: []}
         for r in range(rounds):
-            for kind in balanced_order(KINDS, r):
+            for kind in round_order.balanced_order(KINDS, r):
                 seconds, replaced, created = change_round(
                     bench, kind, n, change, 'r%d' % r)
                 samples[kind].append((seconds, replaced, created))

@@ -39,6 +39,7 @@ import time
 from benchmarks import chain
 from benchmarks import harness
 from benchmarks import profile_summary as summary
+from benchmarks import round_order
 from benchmarks import stamp
 
 RATE = 100
@@ -260,7 +261,7 @@ def run(argv=None):
             chain.warm_up(bench, harness.say)
             rounds = {k: [] for k in args.kinds}
             for r in range(args.rounds):
-                for kind in chain.balanced_order(tuple(args.kinds), r):
+                for kind in round_order.balanced_order(tuple(args.kinds), r):
                     rounds[kind].append(profiled_round(
                         bench, args.py_spy, kind, args.n,
                         args.mode == 'concurrent', 'r%d' % r, scratch))

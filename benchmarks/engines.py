@@ -47,6 +47,7 @@ import time
 from benchmarks import chain  # isort:skip
 from benchmarks import harness  # noqa: E402
 from benchmarks import report  # noqa: E402
+from benchmarks import round_order  # noqa: E402
 from heat_lifecycle_fixtures import conf  # noqa: E402
 from heat_lifecycle_fixtures import inprocess_engine  # noqa: E402
 from heat_lifecycle_fixtures.mariadb import MariaDB  # noqa: E402
@@ -278,7 +279,7 @@ def run_rounds(n, rounds, count, workdir):
         watch = BudgetWatch([engines.path('heat-engine-%d.log' % i)
                              for i in range(count)])
         for r in range(rounds):
-            for kind in chain.balanced_order(kinds, r):
+            for kind in round_order.balanced_order(kinds, r):
                 if kind in failures:
                     continue
                 times, found, failure = one_round(

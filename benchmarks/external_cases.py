@@ -19,7 +19,7 @@ COMPLETE, its Mistral calls and how it ended (told, or found by the
 fallback poll); per window: the engine workers' threads in use.
 
 - in_rounds(): each round a window of ours then one of in-tree, the
-  order changing each round (chain.balanced_order);
+  order changing each round (round_order);
 - side_by_side(): one window of both types, interleaved, the order
   changing per pair; with lose=True heat-api-cfn is down while the
   workflows end (their notifications are lost).
@@ -29,9 +29,9 @@ import concurrent.futures
 import itertools
 import time
 
-from benchmarks import chain
 from benchmarks import external_watch as watch
 from benchmarks import harness
+from benchmarks import round_order
 from benchmarks.upstream_types import UPSTREAM_EXTERNAL
 from heat_lifecycle_fixtures import faults
 from heat_lifecycle_fixtures import stacks
@@ -362,7 +362,7 @@ def in_rounds(env, case, rounds, per_window, seconds, log, slack=120):
     found = {'layout': 'rounds', 'seconds': seconds, 'rounds': rounds,
              'stacks': per_window, 'samples': [], 'windows': []}
     for r in range(rounds):
-        for kind in chain.balanced_order(KINDS, r):
+        for kind in round_order.balanced_order(KINDS, r):
             log('  %s round %d: %s, %d stack(s) of %gs' % (
                 case, r, kind, per_window, seconds))
             entries = [(kind, phase(seconds, r + i), r)
@@ -380,7 +380,7 @@ def side_by_side(env, case, pairs, seconds, log, lose=False, slack=120):
         case, pairs, seconds, ', heat-api-cfn down as they end'
         if lose else ''))
     entries = [(kind, phase(seconds, i), i) for i in range(pairs)
-               for kind in chain.balanced_order(KINDS, i)]
+               for kind in round_order.balanced_order(KINDS, i)]
     samples, window = run_window(env, case, entries, seconds + slack, log,
                                  lose=lose)
     return {'layout': 'side by side', 'seconds': seconds, 'rounds': pairs,

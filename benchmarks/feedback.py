@@ -49,11 +49,11 @@ import os
 import re
 import time
 
-from benchmarks import chain
 from benchmarks import external_cloud
 from benchmarks import external_watch
 from benchmarks import harness
 from benchmarks import ratios
+from benchmarks import round_order
 from benchmarks.upstream_types import UPSTREAM_DEPLOYMENT
 from heat_lifecycle_fixtures.cloud import Cloud
 from heat_lifecycle_fixtures import hot
@@ -158,7 +158,7 @@ def run(bench, log, quick=False):
             cloud.heat.settings['database']['connection']).start()
         try:
             for r in range(rounds):
-                for kind in chain.balanced_order((OURS, INTREE), r):
+                for kind in round_order.balanced_order((OURS, INTREE), r):
                     s = measure_once(cloud, events, kind, workdir)
                     samples[kind].append(s)
                     log('  %-7s round %d: first feedback %.2fs after the '
