@@ -46,6 +46,13 @@ DRIFT_DATA_KEY = 'drift'
 # on a convergence stack (each resource in a thread of its own); a legacy
 # stack's resources share one thread: there a check polls at most once.
 CHECK_BUDGET = 5.0
+# Seconds one check may wait for an execution Mistral tells the end of: its
+# looks cost one database read a second and no Mistral call, and each
+# return to Heat costs Heat's 1 s pause between two checks, in which a
+# notice waits (with CHECK_BUDGET one notice in six landed there and was
+# seen up to a second late). The stack's cancel is still looked for every
+# CHECK_BUDGET seconds, and the wait ends by the stack's timeout.
+TOLD_BUDGET = 30.0
 # The Run.action of a replace_decision execution (not a Heat action).
 DECISION = 'REPLACE_DECISION'
 
@@ -69,6 +76,33 @@ class ExternalThingDrifted(exception.Error):
 
 class ActionCancelled(exception.Error):
     """The stack operation was cancelled while an execution ran."""
+
+
+def told_budget(budget, time_remaining):
+    """Seconds a told wait may take: TOLD_BUDGET within the stack's time.
+
+    budget: the check's own (0 on a legacy stack: look once, as polls do).
+    """
+    if not budget:
+        return budget
+    return max(0.0, min(TOLD_BUDGET, time_remaining))
+
+
+def every(seconds, pause, look, clock=time.monotonic):
+    """pause(s), calling look() once `seconds` have passed since the last.
+
+    A told wait's pauses, looking for the stack's cancel between them at
+    the pace a poll would.
+    """
+    last = [clock()]
+
+    def paused(wait):
+        woken = pause(wait)
+        if clock() - last[0] >= seconds:
+            last[0] = clock()
+            look()
+        return woken
+    return paused
 
 
 FAILURES = {results.WORKFLOW_FAILED: WorkflowFailed,
@@ -217,11 +251,17 @@ class WorkflowRuns(object):
                                     horizon=horizon)(budget)
 
     def _wait_told(self, watch, budget):
-        """(finished execution, told by Mistral) or (None, False)."""
+        """(finished execution, told by Mistral) or (None, False).
+
+        Waits up to TOLD_BUDGET (told_budget), looking for the stack's
+        cancel every CHECK_BUDGET seconds.
+        """
         with notices.Notice(self, watch.run.execution_id) as notice:
+            pause = every(CHECK_BUDGET, notice.pause, lambda:
+                          self._fail_if_stack_cancelled(watch.run))
             return self._riding_outages(watch, executions.wait_told,
-                                        notice=notice,
-                                        pause=notice.pause)(budget)
+                                        notice=notice, pause=pause)(
+                told_budget(budget, self.stack.time_remaining()))
 
     def _riding_outages(self, watch, wait, **kwargs):
         """wait(read, schedule, budget, grace, ...) as a call of budget.
@@ -305,7 +345,10 @@ class WorkflowRuns(object):
         return execution
 
     def check_execution(self, watch):
-        """Wait for the execution within CHECK_BUDGET; True once it ended."""
+        """Wait for the execution within CHECK_BUDGET (told: TOLD_BUDGET).
+
+        True once it ended.
+        """
         if not watch:
             return True
         run = watch.run

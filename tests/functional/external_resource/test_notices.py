@@ -137,3 +137,49 @@ def test_a_notice_another_engine_worker_recorded_wakes_the_check(
     # and wakes nothing here; the process's watch finds it.
     monkeypatch.setattr(execution_notices, 'wake', lambda execution_id: None)
     signal_in_the_first_pause(heat, mistral, thing_store)
+
+
+def told_long(options, monkeypatch):
+    """Told, each check waiting up to 600 s: only its looks end it sooner."""
+    from heat_lifecycle_plugins.resources import workflow_runs
+    monkeypatch.setattr(workflow_runs, 'TOLD_BUDGET', 600.0)
+    told(options, 600)
+
+
+def test_a_long_told_wait_sees_the_stack_cancel_at_a_polls_pace(
+        heat, mistral, options, thing_store, monkeypatch):
+    from heat_lifecycle_plugins.resources import workflow_runs
+    told_long(options, monkeypatch)
+    known = {e.id for e in executions_of(mistral, 'create_slowly')}
+    ident = heat.create(SLOW, params={'store': thing_store.url,
+                                      'sleep': 120}, wait=False)
+    [execution] = process.wait_until(
+        lambda: [e for e in executions_of(mistral, 'create_slowly')
+                 if e.id not in known and e.state == 'RUNNING'], 30,
+        'the workflow to run')
+    time.sleep(2)  # the check waits in its 600 s told budget
+    cancelled = time.time()
+    heat.cancel_update(ident)
+    process.wait_until(
+        lambda: mistral.client().executions.get(execution.id).state ==
+        'CANCELLED', 60, 'the execution cancelled in Mistral')
+    # Seen by a look between two pauses, not at the budget's end.
+    assert time.time() - cancelled < workflow_runs.CHECK_BUDGET + 10
+    heat.wait(ident, 'CREATE', expect='FAILED')
+    heat.delete(ident)
+
+
+def test_a_long_told_wait_ends_by_the_stack_timeout(
+        heat, mistral, options, thing_store, monkeypatch):
+    from oslo_config import cfg
+    told_long(options, monkeypatch)
+    cfg.CONF.set_override('stack_action_timeout', 4)
+    started = time.time()
+    try:
+        ident = heat.create(SLOW, params={'store': thing_store.url,
+                                          'sleep': 120}, expect='FAILED')
+    finally:
+        cfg.CONF.clear_override('stack_action_timeout')
+    assert 'Timed out' in heat.show(ident)['stack_status_reason']
+    assert time.time() - started < 30  # not the 600 s budget
+    heat.delete(ident)
