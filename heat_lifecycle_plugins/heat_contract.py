@@ -216,6 +216,8 @@ CONTRACT = (
                                          'stack_user_project_id'),
          used='every type (names, the stack\'s domain project)'),
     Name(STACK + '.FAILED', used='external_resource (cancelled stack)'),
+    Name(STACK + '.time_remaining', '(self)',
+         used='external_resource (a told wait ends by the stack\'s timeout)'),
     Name(STACK + '.t', used='every type (the template, its files)'),
     Name(STACK + '.env', used='resource_chain (the nested environment)'),
     Name(STACK + '.resource_by_refid', '(self, refid)',

@@ -62,14 +62,9 @@ def _fresh_numbers(names):
     return itertools.count(max(numbers, default=-1) + 1)
 
 
-def split_evenly(count, size, first_number=0, parts=None):
-    """Segment names for `count` new members: runs of at most `size`.
-
-    parts: how many runs (of near-equal length), at least the fewest of
-    at most `size` (the default).
-    """
-    fewest = max(1, math.ceil(count / size)) if count else 0
-    parts = max(fewest, parts or 0) if count else 0
+def split_evenly(count, size, first_number=0):
+    """Segment names for `count` new members: runs of at most `size`."""
+    parts = max(1, math.ceil(count / size)) if count else 0
     names = []
     for k in range(parts):
         length = count // parts + (1 if k < count % parts else 0)
@@ -77,37 +72,15 @@ def split_evenly(count, size, first_number=0, parts=None):
     return names
 
 
-def segment_count(count, size, lanes=0):
-    """How many segments a new chain of `count` members is split into.
-
-    The fewest of at most `size` members. lanes: the concurrency_limit of
-    a concurrent chain (0: sequential, or no limit); its segments then
-    share the lanes evenly, so that none is idle and none runs more
-    members than another: the fewest that divide them (each segment runs
-    lanes / S of them) or, past `lanes` segments, the fewest that they
-    divide (each segment runs one lane, every lane S / lanes segments).
-    With the default limit of 10, a chain of 400 is 10 segments of 40 in
-    10 lanes, not 8 of 50 in 8.
-    """
-    fewest = math.ceil(count / size)
-    if lanes <= 0:
-        return fewest
-    if fewest <= lanes:
-        return next(n for n in range(fewest, lanes + 1) if lanes % n == 0)
-    return math.ceil(fewest / lanes) * lanes
-
-
-def initial_segments(count, size, flat=None, lanes=0):
+def initial_segments(count, size, flat=None):
     """Segment of each member of a new chain; None: one nested stack.
 
     A chain of more than `flat` members (default: `size`) is split into
-    segments of at most `size` (segment_count); size 0 never splits.
-    lanes: as for segment_count.
+    segments of at most `size`; size 0 never splits.
     """
     if not size or count <= (size if flat is None else flat):
         return None
-    return split_evenly(count, size,
-                        parts=segment_count(count, size, lanes))
+    return split_evenly(count, size)
 
 
 def _keep_contiguous(segments):

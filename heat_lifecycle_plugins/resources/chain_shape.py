@@ -35,10 +35,8 @@ none (its create alone needs 1007; in-tree's chain of 500 hit the budget
 in the chain-large benchmark, issue 55). A new chain stays one nested
 stack up to FLAT_SIZE = 163 members, the most that survive OPERATIONS =
 3 operations (create, one update, delete: the shortest life of a chain
-that changes). Longer chains are split into segments of at most
-SEGMENT_SIZE = 50 (nine operations each; the chain's own stack holds about
-N / 50 segments; a concurrent chain's share its lanes evenly,
-chain_segments.segment_count).
+that changes). Longer chains are split into segments of SEGMENT_SIZE = 50
+(nine operations each; the chain's own stack holds N / 50 segments).
 
 A chain keeps its members where they are (resource_chain): a segmented
 one keeps its segments whatever the setting now says, so that no member is

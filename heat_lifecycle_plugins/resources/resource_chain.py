@@ -178,13 +178,6 @@ class ResourceChain(common.StorableErrors,
             cfg.CONF[config.GROUP.name].chain_segment_size,
             heat_internals.has_thread_budget())
 
-    def _lanes(self):
-        """The lanes a concurrent chain's segments share; 0: any number."""
-        props = self.properties
-        if not props[self.CONCURRENT]:
-            return 0
-        return props[self.CONCURRENCY_LIMIT] or 0  # None: not resolved yet
-
     def _plan(self, types):
         """(names, segments) for `types`; segments None: not segmented."""
         stored = self._stored_members()
@@ -195,8 +188,8 @@ class ResourceChain(common.StorableErrors,
             segments = None
             if self.resource_id is None:
                 flat, size = self._shape_limits()
-                segments = chain_segments.initial_segments(
-                    len(types), size, flat, self._lanes())
+                segments = chain_segments.initial_segments(len(types), size,
+                                                           flat)
             return chain_plan.index_names(types), segments
         # A segment member's name only says which member stays in which
         # segment (each segment names its own members): fresh names there.

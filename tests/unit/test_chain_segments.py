@@ -31,51 +31,6 @@ def test_long_chains_are_split_evenly():
     assert cs.initial_segments(6, 3) == ['s0'] * 3 + ['s1'] * 3
 
 
-def _lanes_used(segments, limit):
-    """Lanes busy at once, and the most members one lane runs in order."""
-    order = cs.segment_order(segments)
-    each = cs.segment_limit(len(order), limit)
-    lanes = min(limit, each * len(order))
-    # Segments dealt into the chain's lanes, each run in `each` lanes.
-    per_lane = [0] * lanes
-    for k, seg in enumerate(order):
-        for lane in range(each):
-            share = -(-segments.count(seg) // each)
-            per_lane[(k * each + lane) % lanes] += share
-    return lanes, max(per_lane)
-
-
-def test_a_concurrent_chain_shares_every_lane_of_its_limit_evenly():
-    # 400 members, limit 10: 10 segments of 40 in 10 lanes (8 segments of
-    # 50 would leave 2 lanes idle and run 50 in a row).
-    segments = cs.initial_segments(400, 50, 163, lanes=10)
-    assert len(cs.segment_order(segments)) == 10
-    assert _lanes_used(segments, 10) == (10, 40)
-    # Fewer than the limit: the fewest that divide it, lanes shared.
-    segments = cs.initial_segments(200, 50, 163, lanes=10)
-    assert len(cs.segment_order(segments)) == 5
-    assert _lanes_used(segments, 10) == (10, 20)
-    # More than the limit: a multiple, every lane the same share.
-    segments = cs.initial_segments(550, 50, 163, lanes=10)
-    assert len(cs.segment_order(segments)) == 20
-    assert _lanes_used(segments, 10) == (10, 55)
-    for count, lanes in ((164, 10), (1013, 10), (2000, 10), (400, 7),
-                         (400, 3), (700, 64)):
-        segments = cs.initial_segments(count, 50, 163, lanes=lanes)
-        sizes = [segments.count(s) for s in cs.segment_order(segments)]
-        assert max(sizes) <= 50 and max(sizes) - min(sizes) <= 1
-        assert _lanes_used(segments, lanes)[0] == lanes
-
-
-def test_sequential_and_unlimited_chains_take_the_fewest_segments():
-    for lanes in (0, None):
-        segments = cs.initial_segments(400, 50, 163, lanes=lanes or 0)
-        assert len(cs.segment_order(segments)) == 8
-    assert cs.segment_count(400, 50) == 8
-    assert cs.segment_count(400, 50, lanes=10) == 10
-    assert cs.segment_count(2000, 50, lanes=10) == 40
-
-
 TYPES = ['A', 'B', 'C', 'A', 'B', 'C']
 NAMES = ['0', '1', '2', '3', '4', '5']
 SEGS = ['s0', 's0', 's0', 's1', 's1', 's1']
