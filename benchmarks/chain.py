@@ -86,16 +86,16 @@ def shape_limits():
 def our_lanes(n, limit=LANES):
     """The lanes ours' concurrent chain of N members runs in.
 
-    A segmented chain (Heat 25-27, N > 163) shares `limit` evenly among its
-    segments (chain_segments.segment_count): 10 lanes of 40 at N=400;
-    one nested stack (N <= 163, or Heat 24.x) runs `limit`.
+    A segmented chain shares `limit` among its segments
+    (chain_segments.segment_limit): on Heat 25-27, 8 lanes at N=400 in 8
+    segments of 50; one nested stack (N <= 163, or Heat 24.x) runs `limit`.
     """
     flat, size = shape_limits()
-    segments = chain_segments.initial_segments(n, size, flat, limit)
+    segments = chain_segments.initial_segments(n, size, flat)
     if segments is None:
         return min(limit, n)
     count = len(set(segments))
-    return min(n, limit, chain_segments.segment_limit(count, limit) * count)
+    return min(n, chain_segments.segment_limit(count, limit) * count)
 
 
 def floor_template(n, concurrent, value):
