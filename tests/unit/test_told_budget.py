@@ -14,6 +14,7 @@
 import pytest
 
 from heat_lifecycle_plugins.resources import workflow_runs as runs
+from tests.unit.test_execution_notices import Clock
 
 
 def test_a_told_wait_takes_the_told_budget_within_the_stack_time():
@@ -26,21 +27,9 @@ def test_a_told_wait_takes_the_told_budget_within_the_stack_time():
     assert runs.told_budget(0, 3600) == 0
 
 
-class Clock(object):
-    def __init__(self):
-        self.now = 0.0
-
-    def __call__(self):
-        return self.now
-
-    def pause(self, seconds):
-        self.now += seconds
-        return False
-
-
 def test_the_cancel_is_looked_for_at_the_pace_of_a_poll():
     clock, looks = Clock(), []
-    pause = runs.every(5.0, clock.pause, lambda: looks.append(clock.now),
+    pause = runs.every(5.0, clock.sleep, lambda: looks.append(clock.now),
                        clock=clock)
     for _ in range(30):  # a 30 s told wait: a look for the notice a second
         pause(1.0)
@@ -52,7 +41,7 @@ def test_a_cancel_found_between_pauses_ends_the_wait():
 
     def cancelled():
         raise runs.ActionCancelled('stack cancelled')
-    pause = runs.every(5.0, clock.pause, cancelled, clock=clock)
+    pause = runs.every(5.0, clock.sleep, cancelled, clock=clock)
     for _ in range(4):
         pause(1.0)
     with pytest.raises(runs.ActionCancelled):
