@@ -311,10 +311,37 @@ def told_row(name, case):
         seen += ('; heat-api returned it %s after the database\'s '
                  'COMPLETE, one read taking %s' % (
                      describe_seconds(term), describe_seconds(one)))
+        seen += read_limit(case, one)
         verdict = worse(verdict, ratios.verdict(user, TOLD_SECONDS))
     return ('ExternalResource told, %s: median SUCCESS -> COMPLETE <= %.1f s'
             ' (Heat\'s database; through heat-api where measured)'
             % (case_title(name, case), TOLD_SECONDS), seen, verdict)
+
+
+def read_limit(case, one):
+    """The clause naming heat-api's own read as the limit, or ''.
+
+    When one read through heat-api alone takes longer than the whole
+    target (its interval's lower end over it), no type can be read
+    COMPLETE within the target that way; in-tree's stacks, read the same
+    way, show the term is the read's, not the type's.
+    """
+    if one is None or one['low'] is None or one['low'] <= TOLD_SECONDS:
+        return ''
+    theirs = median_band([s['api_seen'] - s['complete']
+                          for s in read_back(case, INTREE)])
+    return ('; one read alone is over %.1f s on this Heat (its engine '
+            'call\'s reply wait, the same for any type: in-tree\'s stacks '
+            'were returned %s after the database\'s COMPLETE), so through '
+            'heat-api the target is beyond what this Heat allows'
+            % (TOLD_SECONDS, describe_seconds(theirs)))
+
+
+def read_back(case, kind, how=None):
+    """Stacks of `kind` read COMPLETE through heat-api."""
+    return [s for s in of_kind(case, kind, how)
+            if s['status'] == 'COMPLETE' and
+            s.get('user_latency') is not None]
 
 
 def through_api(case):
@@ -324,9 +351,7 @@ def through_api(case):
     that, the finishing read's own time, how it was read); None for
     results from before ApiReads.
     """
-    told = [s for s in of_kind(case, OURS, 'told')
-            if s['status'] == 'COMPLETE' and
-            s.get('user_latency') is not None]
+    told = read_back(case, OURS, 'told')
     if not told:
         return None
     return (median_band([s['user_latency'] for s in told]),

@@ -77,6 +77,25 @@ def test_the_told_row_misses_when_a_user_reads_it_late_through_heat_api():
             "database shows it COMPLETE): 0.505 s") in seen, seen
 
 
+def test_a_read_slower_than_the_target_is_named_as_heat_apis_limit():
+    def read(kind, database, one):
+        return dict(stack(database, 'told' if kind == 'ours' else 'in-tree',
+                          kind), success=100.0, complete=100.0 + database,
+                    api_seen=100.0 + database + one, api_read=one,
+                    user_latency=database + one, api_from='database')
+    slow = short_case([read(kind, 0.2, 0.5 + i / 100.0)
+                       for i in range(12) for kind in ('ours', 'in-tree')])
+    seen, verdict = external_report.told_row('short', slow)[1:]
+    assert verdict == 'MISSED'  # through heat-api; met in the database
+    assert ("one read alone is over 0.3 s on this Heat (its engine call's "
+            "reply wait, the same for any type: in-tree's stacks were "
+            "returned 0.555 s") in seen, seen
+    fast = short_case([read(kind, 0.2, 0.02 + i / 1000.0)
+                       for i in range(12) for kind in ('ours', 'in-tree')])
+    assert 'one read alone' not in external_report.told_row(
+        'short', fast)[1]
+
+
 def test_both_external_parts_have_their_rows_and_one_threads_row():
     def part(name, seconds):
         case = dict(short_case([stack(0.2), stack(0.25)]), seconds=seconds)
