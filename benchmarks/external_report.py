@@ -328,8 +328,7 @@ def read_limit(case, one):
     """
     if one is None or one['low'] is None or one['low'] <= TOLD_SECONDS:
         return ''
-    theirs = median_band([s['api_seen'] - s['complete']
-                          for s in read_back(case, INTREE)])
+    theirs = returned_after(read_back(case, INTREE))
     return ('; one read alone is over %.1f s on this Heat (its engine '
             'call\'s reply wait, the same for any type: in-tree\'s stacks '
             'were returned %s after the database\'s COMPLETE), so through '
@@ -344,6 +343,11 @@ def read_back(case, kind, how=None):
             s.get('user_latency') is not None]
 
 
+def returned_after(stacks):
+    """Band of how long after the database's COMPLETE heat-api had it."""
+    return median_band([s['api_seen'] - s['complete'] for s in stacks])
+
+
 def through_api(case):
     """Bands of ours' told stacks as read through heat-api, or None.
 
@@ -355,7 +359,7 @@ def through_api(case):
     if not told:
         return None
     return (median_band([s['user_latency'] for s in told]),
-            median_band([s['api_seen'] - s['complete'] for s in told]),
+            returned_after(told),
             median_band([s['api_read'] for s in told]),
             read_how(told[0].get('api_from')))
 
