@@ -79,3 +79,29 @@ def test_ours_stopping_or_a_member_twice_is_a_miss():
     twice = result({}, ['round 0: 501 members, not 500'])
     assert engines.targets(twice)[0][2] == 'MISSED'
     assert twice['problems']['ours'] == ['round 0: 501 members, not 500']
+
+
+def listed(stack, name, action='CREATE', status='COMPLETE'):
+    """A member as Heat lists it, as a resource or an event."""
+    return {'stack_identity': {'stack_id': stack}, 'resource_name': name,
+            'resource_type': engines.chain.MEMBER,
+            'resource_action': action, 'resource_status': status}
+
+
+def test_a_fully_created_chain_whose_events_heat_pruned_has_no_problem():
+    # Two segments holding members of the same names.
+    members = [listed(s, 'm%d' % i) for s in ('a', 'b') for i in range(3)]
+    pruned = members[4:]  # Heat deleted the oldest events
+    assert engines.problems_of(members, pruned, 6) == []
+
+
+def test_a_member_created_twice_or_missing_is_a_problem():
+    members = [listed('a', 'm%d' % i) for i in range(3)]
+    doubled = members + [listed('a', 'm1')]
+    assert engines.problems_of(members, doubled, 3) == [
+        'created more than once: m1']
+    failed = members[:2] + [listed('a', 'm2', status='FAILED')]
+    assert engines.problems_of(failed, members, 3) == [
+        "member states [('CREATE', 'COMPLETE'), ('CREATE', 'FAILED')]"]
+    assert engines.problems_of(members[:2], members, 3) == [
+        '2 members, not 3']
