@@ -16,33 +16,57 @@ sleeps one second between two steps). A nested stack that finishes just
 after a check is noticed up to a second later, for every level of nesting:
 a chain of 10 members that takes 0.7 s spent another 0.3-0.9 s waiting
 (benchmarks/chain.py). poll_until() checks again at short intervals
-within one call instead, for up to `budget` seconds, then gives the step
-back to Heat (so that a cancel or a timeout is seen at most `budget`
-seconds late). The interval grows with the time spent, so that a long
-operation costs about ten status reads per second at most.
+within one call instead, then gives the step back to Heat. The interval
+grows with the time spent, so that a long operation costs about ten
+status reads per second at most.
 
-The budget is ExternalResource's (workflow_runs.CHECK_BUDGET), 5 s: with
-2 s, a third of the endings fell in Heat's pause after the poll and were
-noticed half a second late on average, at each level; a segmented chain
-of 100 has three levels in a row (benchmarks/results/2026.2/
-profile-sequential-100.md). A legacy stack's resources share one thread,
-where a poll would hold the others: there a check looks once.
+Each return to Heat costs its one-second pause, in which an ending is
+seen up to a second late. With a budget of 5 s, every chain whose nested
+stack took 5-6 s paid it: sequential N=100 and concurrent N=150 (about
+5.2-5.9 s on the floor) came out 1.10-1.19x the floor on 2026.2, and
+in-tree, which checks once a second, as late. So a check polls for up
+to BUDGET (30 s) within the stack's time, and gives the step back early
+when the stack's traversal moved on: a delete or cancel of an
+in-progress stack starts a new traversal before it sends its workers the
+cancel that Heat reads between two steps (and waits 5-15 s for them to
+stop). It looks for that once every LOOK_EVERY seconds, one read of the
+stack's row. A legacy stack's resources share one thread, where a poll
+would hold the others: there a check looks once.
 """
 
 import time
 
 from heat_lifecycle_plugins.clients import executions
+from heat_lifecycle_plugins import heat_internals
 
 FIRST_INTERVAL = 0.02
 LAST_INTERVAL = 0.1
 # Share of the time already spent that the next pause may take.
 INTERVAL_SHARE = 0.1
-BUDGET = 5.0
+BUDGET = 30.0
+LOOK_EVERY = 1.0
 
 
 def budget_for(stack):
-    """Seconds a check of a resource of `stack` may poll (0: look once)."""
-    return BUDGET if stack.convergence else 0
+    """Seconds a check of a resource of `stack` may poll (0: look once).
+
+    BUDGET, never past the stack's timeout, so that Heat's next step
+    sees it.
+    """
+    if not stack.convergence:
+        return 0
+    return max(0.0, min(BUDGET, stack.time_remaining()))
+
+
+def traversal_moved(resource):
+    """A look: true once the stack's stored traversal is not the check's."""
+    stack = resource.stack
+    traversal = stack.current_traversal
+
+    def moved():
+        row = heat_internals.stored_stack(resource.context, stack.id)
+        return row is None or row.current_traversal != traversal
+    return moved
 
 
 def next_interval(elapsed):
@@ -51,16 +75,23 @@ def next_interval(elapsed):
                                        INTERVAL_SHARE, LAST_INTERVAL)
 
 
-def poll_until(check, budget=BUDGET, clock=time.monotonic,
-               sleep=time.sleep):
+def poll_until(check, budget=BUDGET, moved=lambda: False,
+               clock=time.monotonic, sleep=time.sleep):
     """Call check() until it returns true or `budget` seconds have passed.
 
-    Returns the last result. Exceptions of check() propagate.
+    Every LOOK_EVERY seconds, moved() says whether to give the step back
+    to Heat at once. Returns the last result. Exceptions of check()
+    propagate.
     """
-    started = clock()
+    started = looked = clock()
     while True:
         done = check()
-        elapsed = clock() - started
+        now = clock()
+        elapsed = now - started
         if done or elapsed >= budget:
             return done
+        if now - looked >= LOOK_EVERY:
+            looked = now
+            if moved():
+                return done
         sleep(min(next_interval(elapsed), budget - elapsed))

@@ -69,8 +69,12 @@ def test_a_failing_check_propagates():
 
 
 class Stack(object):
-    def __init__(self, convergence):
+    def __init__(self, convergence, remaining=3600.0):
         self.convergence = convergence
+        self.remaining = remaining
+
+    def time_remaining(self):
+        return self.remaining
 
 
 def test_a_legacy_stack_is_looked_at_once_a_step():
@@ -78,8 +82,38 @@ def test_a_legacy_stack_is_looked_at_once_a_step():
     assert nested_completion.budget_for(Stack(convergence=False)) == 0
     assert nested_completion.budget_for(Stack(convergence=True)) == \
         nested_completion.BUDGET
+
+
+def test_the_budget_ends_by_the_stack_timeout():
+    assert nested_completion.budget_for(Stack(True, remaining=7.5)) == 7.5
+    assert nested_completion.budget_for(Stack(True, remaining=-2)) == 0
+
+
+def test_a_moved_traversal_gives_the_step_back_at_the_next_look():
     clock = FakeClock()
-    calls = []
+    looks = []
+
+    def moved():
+        looks.append(clock.now)
+        return clock.now >= 3
+
     assert not nested_completion.poll_until(
-        lambda: calls.append(1), budget=0, clock=clock, sleep=clock.sleep)
-    assert calls == [1] and clock.pauses == []
+        lambda: False, budget=30, moved=moved, clock=clock,
+        sleep=clock.sleep)
+    # Looked once a LOOK_EVERY, and gave back at the first look after the
+    # move, long before the budget.
+    assert len(looks) >= 3
+    assert all(b - a >= nested_completion.LOOK_EVERY - 1e-9
+               for a, b in zip(looks, looks[1:]))
+    assert looks[0] >= nested_completion.LOOK_EVERY - 1e-9
+    assert 3 <= clock.now < 3 + nested_completion.LOOK_EVERY + \
+        nested_completion.LAST_INTERVAL
+
+
+def test_a_stack_that_stays_polls_the_whole_budget():
+    # 6 s: past the old 5 s budget, whose end cost Heat's 1 s pause.
+    clock = FakeClock()
+    assert nested_completion.poll_until(
+        lambda: clock.now >= 6, budget=30,
+        moved=lambda: False, clock=clock, sleep=clock.sleep)
+    assert 6 <= clock.now < 6 + nested_completion.LAST_INTERVAL + 1e-9
