@@ -213,19 +213,21 @@ def markdown(args, by_kind, origin):
                     '%.2f' % (per[name] / RATE / rounds)
                     for name in summary.LAYER_NAMES),
                 collections, gc_seconds))
-    if chain.OURS in by_kind and chain.INTREE in by_kind:
-        lines += _grown_sections(by_kind, rounds)
+    for other in (chain.INTREE, chain.FLOOR):
+        if chain.OURS in by_kind and other in by_kind:
+            lines += _grown_sections(by_kind, rounds, other)
     return '\n'.join(lines) + '\n'
 
 
-def _grown_sections(by_kind, rounds):
+def _grown_sections(by_kind, rounds, other):
+    """Per operation, the functions ours spends more time in than `other`."""
     lines = []
     for op in chain.OPERATIONS:
         ours = summary.inclusive(by_kind[chain.OURS][op][1])
-        theirs = summary.inclusive(by_kind[chain.INTREE][op][1])
-        lines += ['', '## %s: where ours spends more than in-tree' % op, '',
-                  '| function (with it on the stack) | ours s | in-tree s '
-                  '| more s |', '|---|---:|---:|---:|']
+        theirs = summary.inclusive(by_kind[other][op][1])
+        lines += ['', '## %s: where ours spends more than %s' % (op, other),
+                  '', '| function (with it on the stack) | ours s | %s s '
+                  '| more s |' % other, '|---|---:|---:|---:|']
         for key, more in summary.grown(ours, theirs):
             lines.append('| `%s` | %.2f | %.2f | %.2f |' % (
                 key, ours[key] / RATE / rounds,
