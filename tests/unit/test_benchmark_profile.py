@@ -137,3 +137,28 @@ def test_full_collections_are_counted_and_timed_only_inside():
         gc.collect()
     gc.collect()
     assert seen.count == 2 and seen.seconds > 0
+
+
+def test_an_engine_profile_says_where_ours_spends_more_than_each_other():
+    import argparse
+
+    from benchmarks import chain
+    from benchmarks import engine_profile
+    work = summary.read_collapsed([
+        'check (%sheat/engine/check_resource.py:1);execute '
+        '(%ssqlalchemy/engine/base.py:9) 100\n' % (SITE, SITE)])
+    more = summary.read_collapsed([
+        'check (%sheat/engine/check_resource.py:1);execute '
+        '(%ssqlalchemy/engine/base.py:9) 300\n' % (SITE, SITE)])
+    by_kind = {kind: {op: (1.0, stacks, (0, 0.0))
+                      for op in chain.OPERATIONS}
+               for kind, stacks in ((chain.OURS, more),
+                                    (chain.INTREE, work),
+                                    (chain.FLOOR, work))}
+    args = argparse.Namespace(mode='concurrent', n=150, rounds=1,
+                              kinds=list(by_kind), segment_size=None)
+    text = engine_profile.markdown(args, by_kind, 'origin')
+    for other in (chain.INTREE, chain.FLOOR):
+        assert '## create: where ours spends more than %s' % other in text
+    assert '| `check (heat/engine/check_resource.py)` | 3.00 | 1.00 | ' \
+        '2.00 |' in text
