@@ -21,8 +21,10 @@ work is ours and what is Heat's own. The engine of the chain parts
 py-spy samples it from outside, 100 times a second, without pausing it
 (--nonblocking), only threads holding the GIL (--gil): one recording per
 kind, operation and round. FILE.md gets, per operation, each kind's wall
-time, its seconds of Python work by layer (benchmarks/profile_summary.py)
-and the functions where ours spends more than in-tree. py-spy is not a
+time, its seconds of Python work by layer (benchmarks/profile_summary.py),
+the CPU seconds of the engine's process and of MariaDB and the statements
+MariaDB ran (the wall time that is neither is waiting), and the functions
+where ours spends more than in-tree and than the floor. py-spy is not a
 project dependency: `pip install py-spy`, then --py-spy or PATH.
 """
 
@@ -123,6 +125,46 @@ class FullCollections(object):
             self._began = None
 
 
+class DatabaseWork(object):
+    """CPU seconds of this process and of MariaDB, MariaDB's statements.
+
+    The whole server's: the stack watch's reads (benchmarks/stack_watch.py,
+    one SELECT each 20 ms) are among the SELECTs.
+    """
+
+    STATEMENTS = ('Com_select', 'Com_insert', 'Com_update', 'Com_delete')
+
+    def __init__(self, mariadb):
+        self.mariadb = mariadb
+
+    def __enter__(self):
+        self._began = self._read()
+        return self
+
+    def __exit__(self, *exc):
+        ended = self._read()
+        self.found = {key: ended[key] - self._began[key] for key in ended}
+        return False
+
+    def _read(self):
+        import pymysql
+        with open('/proc/%d/stat' % self.mariadb.server.pid) as f:
+            fields = f.read().rsplit(')', 1)[1].split()
+        ticks = os.sysconf('SC_CLK_TCK')
+        found = {'engine_cpu': time.process_time(),
+                 'mariadb_cpu': (int(fields[11]) + int(fields[12])) / ticks}
+        conn = pymysql.connect(unix_socket=self.mariadb.socket, user='root')
+        try:
+            with conn.cursor() as cur:
+                cur.execute('SHOW GLOBAL STATUS WHERE Variable_name IN '
+                            '(%s)' % ', '.join(['%s'] * len(self.STATEMENTS)),
+                            self.STATEMENTS)
+                found.update((name, int(value)) for name, value in cur)
+        finally:
+            conn.close()
+        return found
+
+
 class RecordedBench(object):
     """`bench` whose create, update and delete each run under py-spy.
 
@@ -133,17 +175,19 @@ class RecordedBench(object):
     def __init__(self, bench, py_spy, scratch, tag):
         self.bench, self.py_spy = bench, py_spy
         self.scratch, self.tag = scratch, tag
-        self.stacks, self.collections = {}, {}
+        self.stacks, self.collections, self.database = {}, {}, {}
 
     def __getattr__(self, name):
         return getattr(self.bench, name)
 
     def _recorded(self, op, *args, **kwargs):
         path = os.path.join(self.scratch, '%s-%s.txt' % (op, self.tag))
-        with Recording(self.py_spy, path) as rec, FullCollections() as gcs:
+        with Recording(self.py_spy, path) as rec, FullCollections() as gcs, \
+                DatabaseWork(self.bench.mariadb) as db:
             result = getattr(self.bench, op)(*args, **kwargs)
         self.stacks[op] = rec.stacks
         self.collections[op] = (gcs.count, gcs.seconds)
+        self.database[op] = db.found
         return result
 
     def create(self, *args, **kwargs):
@@ -159,21 +203,28 @@ class RecordedBench(object):
 def profiled_round(bench, py_spy, kind, n, concurrent, tag, scratch):
     """A lifecycle round of `kind`.
 
-    {operation: (seconds, stacks, (full collections, their seconds))}.
+    {operation: (seconds, stacks, (full collections, their seconds),
+    database work)}.
     """
     recorded = RecordedBench(bench, py_spy, scratch,
                              '%s-%s' % (kind, tag))
     times = chain.lifecycle_round(recorded, kind, n, concurrent, tag)[0]
-    return {op: (times[op], recorded.stacks[op], recorded.collections[op])
+    return {op: (times[op], recorded.stacks[op], recorded.collections[op],
+                 recorded.database[op])
             for op in chain.OPERATIONS}
 
 
 def merged(rounds):
-    """{op: (median seconds, all rounds' stacks, median collections)}."""
+    """{op: (seconds, stacks, collections, database work)} of the rounds.
+
+    Medians of the rounds, but the stacks: all rounds' together.
+    """
     return {op: (harness.median([r[op][0] for r in rounds]),
                  [s for r in rounds for s in r[op][1]],
                  tuple(harness.median([r[op][2][i] for r in rounds])
-                       for i in (0, 1)))
+                       for i in (0, 1)),
+                 {key: harness.median([r[op][3][key] for r in rounds])
+                  for key in rounds[0][op][3]})
             for op in chain.OPERATIONS}
 
 
@@ -205,7 +256,7 @@ def markdown(args, by_kind, origin):
     lines += [head, '|' + '---|' * (6 + len(summary.LAYER_NAMES))]
     for op in chain.OPERATIONS:
         for kind in args.kinds:
-            seconds, stacks, (collections, gc_seconds) = by_kind[kind][op]
+            seconds, stacks, (collections, gc_seconds) = by_kind[kind][op][:3]
             per = summary.layers(stacks)
             total = sum(per.values())
             lines.append('| %s | %s | %.2f | %.2f | %s | %g | %.2f |' % (
@@ -213,10 +264,32 @@ def markdown(args, by_kind, origin):
                     '%.2f' % (per[name] / RATE / rounds)
                     for name in summary.LAYER_NAMES),
                 collections, gc_seconds))
+    lines += _database_section(args, by_kind)
     for other in (chain.INTREE, chain.FLOOR):
         if chain.OURS in by_kind and other in by_kind:
             lines += _grown_sections(by_kind, rounds, other)
     return '\n'.join(lines) + '\n'
+
+
+def _database_section(args, by_kind):
+    """Per operation and kind: CPU of the engine and MariaDB, statements."""
+    lines = ['', '## CPU and the database', '',
+             'Medians of the rounds: CPU seconds of the engine\'s process '
+             '(this one, all its threads) and of MariaDB, and the statements '
+             'MariaDB ran (the stack watch\'s reads, one each 20 ms, among '
+             'the SELECTs). Wall time that is neither process\'s CPU is '
+             'waiting (both share the machine\'s cores).', '',
+             '| operation | kind | wall s | engine CPU s | MariaDB CPU s '
+             '| SELECT | INSERT | UPDATE | DELETE |',
+             '|---|---|---:|---:|---:|---:|---:|---:|---:|']
+    for op in chain.OPERATIONS:
+        for kind in args.kinds:
+            seconds, _s, _c, db = by_kind[kind][op]
+            lines.append('| %s | %s | %.2f | %.2f | %.2f | %d | %d | %d | '
+                         '%d |' % ((op, kind, seconds, db['engine_cpu'],
+                                    db['mariadb_cpu']) + tuple(
+                             db[key] for key in DatabaseWork.STATEMENTS)))
+    return lines
 
 
 def _grown_sections(by_kind, rounds, other):

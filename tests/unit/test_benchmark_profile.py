@@ -150,7 +150,9 @@ def test_an_engine_profile_says_where_ours_spends_more_than_each_other():
     more = summary.read_collapsed([
         'check (%sheat/engine/check_resource.py:1);execute '
         '(%ssqlalchemy/engine/base.py:9) 300\n' % (SITE, SITE)])
-    by_kind = {kind: {op: (1.0, stacks, (0, 0.0))
+    db = {'engine_cpu': 0.9, 'mariadb_cpu': 0.4, 'Com_select': 50,
+          'Com_insert': 7, 'Com_update': 8, 'Com_delete': 9}
+    by_kind = {kind: {op: (1.0, stacks, (0, 0.0), db)
                       for op in chain.OPERATIONS}
                for kind, stacks in ((chain.OURS, more),
                                     (chain.INTREE, work),
@@ -162,3 +164,18 @@ def test_an_engine_profile_says_where_ours_spends_more_than_each_other():
         assert '## create: where ours spends more than %s' % other in text
     assert '| `check (heat/engine/check_resource.py)` | 3.00 | 1.00 | ' \
         '2.00 |' in text
+    assert '| create | floor | 1.00 | 0.90 | 0.40 | 50 | 7 | 8 | 9 |' in text
+
+
+def test_database_work_reads_mariadbs_cpu_and_statements(tmp_path):
+    from benchmarks import engine_profile
+    from heat_lifecycle_fixtures.mariadb import MariaDB
+    if not MariaDB.available():
+        pytest.skip('mariadbd is not installed')
+    with MariaDB(str(tmp_path / 'db')) as mariadb:
+        with engine_profile.DatabaseWork(mariadb) as work:
+            mariadb.create_database()
+    assert work.found['Com_select'] >= 0
+    assert work.found['mariadb_cpu'] >= 0 and work.found['engine_cpu'] >= 0
+    assert set(work.found) == {'engine_cpu', 'mariadb_cpu'} | set(
+        engine_profile.DatabaseWork.STATEMENTS)
