@@ -11,12 +11,13 @@
 # under the License.
 """Where the told ExternalResource's SUCCESS -> COMPLETE goes.
 
-    python -m benchmarks.told_profile --out FILE.md [--rounds 6]
-        [--py-spy PATH]
+    python -m benchmarks.told_profile --out FILE.md [--case short|batch]
+        [--rounds R] [--py-spy PATH]
 
 Issue 33, item 4, for the "told <= 0.3 s" target: the external parts'
-loopback cloud (benchmarks/external_cloud.py) runs their short case (2 s
-workflows, one stack at a time, ours and in-tree in turn) while py-spy
+loopback cloud (benchmarks/external_cloud.py) runs one of external-short's
+told cases (CASES: `short`, 2 s workflows, one stack at a time; `batch`,
+50 stacks of 60 s at once; ours and in-tree in turn) while py-spy
 records heat-api-cfn, Keystone and heat-engine, with their workers, from
 outside (--nonblocking). Every thread is sampled, waiting too (--idle),
 so a count is thread-seconds: of the threads on the signal's path in each
@@ -39,6 +40,7 @@ from benchmarks import external_cases as cases
 from benchmarks import external_cloud
 from benchmarks import external_report
 from benchmarks import harness
+from benchmarks import parts
 from benchmarks import profile_summary as summary
 
 RATE = engine_profile.RATE
@@ -84,14 +86,37 @@ ACTIVITIES = (
     ('logging', (('oslo_log/', None), ('logging/', None))),
 )
 NAMES = tuple(name for name, _m in ACTIVITIES) + (summary.OTHER,)
+# A case: (its title, rounds by default, the plan's keys of its rounds'
+# stacks and workflow seconds); the figures are external-short's.
+_PLAN = parts.BY_NAME['external-short'].full
+CASES = {
+    'short': ('2 s workflows, one stack at a time', 6, None,
+              'short_seconds'),
+    'batch': ('%d stacks at once, %g s workflows' % (
+        _PLAN['batch_stacks'], _PLAN['batch_seconds']), 1, 'batch_stacks',
+        'batch_seconds'),
+}
+
+
+def shape(case):
+    """(stacks a window, workflow seconds) of a case, as the part runs it."""
+    _title, _rounds, stacks, seconds = CASES[case]
+    return (_PLAN[stacks] if stacks else 1), _PLAN[seconds]
 
 
 def parse_args(argv):
     p = argparse.ArgumentParser(prog='python -m benchmarks.told_profile')
-    p.add_argument('--rounds', type=int, default=6)
+    p.add_argument('--case', choices=sorted(CASES), default='short')
+    p.add_argument('--rounds', type=int,
+                   help='rounds of the case (short 6, batch 1)')
     p.add_argument('--py-spy', default=shutil.which('py-spy'))
     p.add_argument('--out', required=True, help='the summary (markdown)')
-    return p.parse_args(argv)
+    args = p.parse_args(argv)
+    if args.rounds is None:
+        args.rounds = CASES[args.case][1]
+    if args.rounds < 1:
+        p.error('--rounds: at least 1, not %d' % args.rounds)
+    return args
 
 
 def processes(cloud):
@@ -135,9 +160,8 @@ def split(stacks, told):
     return {name: n / RATE / told for name, n in found.items()}
 
 
-def markdown(recorded, case, told, origin, top=6):
-    lines = ['# Profile: ExternalResource told, 2 s workflows, one stack '
-             'at a time', '', origin, '',
+def markdown(recorded, case, told, origin, title=CASES['short'][0], top=6):
+    lines = ['# Profile: ExternalResource told, %s' % title, '', origin, '',
              'py-spy, %d samples a second of every thread (waiting too), '
              'of heat-api-cfn, Keystone and heat-engine with their workers; '
              'thread-seconds per told stack (%d) of the threads on the '
@@ -164,7 +188,7 @@ def markdown(recorded, case, told, origin, top=6):
 
 
 def recorded_case(args, scratch):
-    """The short case under py-spy; ({process: stacks}, the case)."""
+    """The case under py-spy; ({process: stacks}, the case)."""
     env = external_cloud.ExternalCloud(os.path.join(scratch, 'cloud'))
     try:
         env.start()
@@ -175,8 +199,9 @@ def recorded_case(args, scratch):
                     args.py_spy, os.path.join(scratch, name + '.txt'), pid,
                     HOW))
                 for name, pid in processes(env.cloud).items()}
-            case = cases.in_rounds(env, 'short', args.rounds, 1, 2.0,
-                                   harness.say)
+            stacks, seconds = shape(args.case)
+            case = cases.in_rounds(env, args.case, args.rounds, stacks,
+                                   seconds, harness.say)
     finally:
         env.stop()
     return {name: r.stacks for name, r in recorded.items()}, case
@@ -195,7 +220,7 @@ def run(argv=None):
     told = len(external_report.told_stacks(case))  # told, SIGNAL seen
     with open(args.out, 'w') as f:
         f.write(markdown(recorded, case, max(told, 1),
-                         engine_profile.origin()))
+                         engine_profile.origin(), CASES[args.case][0]))
     harness.say('profile -> %s' % args.out)
     return 0
 

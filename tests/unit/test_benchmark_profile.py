@@ -129,6 +129,27 @@ def test_the_engine_rows_part_the_signal_rpc_from_ours_create():
                       "heat-engine: ours' create, its waits too": 8}
 
 
+def test_a_told_profile_runs_the_case_as_external_short_does():
+    from benchmarks import parts
+    from benchmarks import told_profile
+    plan = parts.BY_NAME['external-short'].full
+    assert told_profile.shape('short') == (1, plan['short_seconds'])
+    assert told_profile.shape('batch') == (plan['batch_stacks'],
+                                           plan['batch_seconds'])
+    assert told_profile.parse_args(['--out', 'f.md']).rounds == 6
+    batch = told_profile.parse_args(['--out', 'f.md', '--case', 'batch'])
+    assert (batch.case, batch.rounds) == ('batch', 1)
+    with pytest.raises(SystemExit):
+        told_profile.parse_args(['--out', 'f.md', '--case', 'lost'])
+    with pytest.raises(SystemExit):
+        told_profile.parse_args(['--out', 'f.md', '--rounds', '0'])
+    page = told_profile.markdown(
+        {name: [] for name in told_profile.PROCESSES}, {'samples': []}, 1,
+        'origin', told_profile.CASES['batch'][0])
+    assert page.startswith('# Profile: ExternalResource told, 50 stacks at '
+                           'once, 60 s workflows\n')
+
+
 def test_full_collections_are_counted_and_timed_only_inside():
     from benchmarks import engine_profile
     with engine_profile.FullCollections() as seen:
