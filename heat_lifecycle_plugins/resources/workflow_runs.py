@@ -46,13 +46,6 @@ DRIFT_DATA_KEY = 'drift'
 # on a convergence stack (each resource in a thread of its own); a legacy
 # stack's resources share one thread: there a check polls at most once.
 CHECK_BUDGET = 5.0
-# Seconds one check may wait for an execution Mistral tells the end of: its
-# looks cost one database read a second and no Mistral call, and each
-# return to Heat costs Heat's 1 s pause between two checks, in which a
-# notice waits (with CHECK_BUDGET one notice in six landed there and was
-# seen up to a second late). The stack's cancel is still looked for every
-# CHECK_BUDGET seconds, and the wait ends by the stack's timeout.
-TOLD_BUDGET = 30.0
 # The Run.action of a replace_decision execution (not a Heat action).
 DECISION = 'REPLACE_DECISION'
 
@@ -79,13 +72,18 @@ class ActionCancelled(exception.Error):
 
 
 def told_budget(budget, time_remaining):
-    """Seconds a told wait may take: TOLD_BUDGET within the stack's time.
+    """Seconds a told wait may take: the stack's time left.
 
-    budget: the check's own (0 on a legacy stack: look once, as polls do).
+    Its looks cost one database read a second and no Mistral call; the
+    fallback polls and the looks for the stack's cancel (every
+    CHECK_BUDGET seconds) fall within it. Giving the step back to Heat
+    sooner buys nothing and costs Heat's 1 s pause before the next check,
+    in which a notice would wait. budget: the check's own (0 on a legacy
+    stack: look once, as polls do).
     """
     if not budget:
         return budget
-    return max(0.0, min(TOLD_BUDGET, time_remaining))
+    return max(0.0, time_remaining)
 
 
 def every(seconds, pause, look, clock=time.monotonic):
@@ -253,8 +251,8 @@ class WorkflowRuns(object):
     def _wait_told(self, watch, budget):
         """(finished execution, told by Mistral) or (None, False).
 
-        Waits up to TOLD_BUDGET (told_budget), looking for the stack's
-        cancel every CHECK_BUDGET seconds.
+        Waits up to the stack's timeout (told_budget), looking for the
+        stack's cancel every CHECK_BUDGET seconds.
         """
         with notices.Notice(self, watch.run.execution_id) as notice:
             pause = every(CHECK_BUDGET, notice.pause, lambda:
@@ -345,7 +343,7 @@ class WorkflowRuns(object):
         return execution
 
     def check_execution(self, watch):
-        """Wait for the execution within CHECK_BUDGET (told: TOLD_BUDGET).
+        """Wait for the execution within CHECK_BUDGET (told: told_budget).
 
         True once it ended.
         """

@@ -139,17 +139,10 @@ def test_a_notice_another_engine_worker_recorded_wakes_the_check(
     signal_in_the_first_pause(heat, mistral, thing_store)
 
 
-def told_long(options, monkeypatch):
-    """Told, each check waiting up to 600 s: only its looks end it sooner."""
-    from heat_lifecycle_plugins.resources import workflow_runs
-    monkeypatch.setattr(workflow_runs, 'TOLD_BUDGET', 600.0)
-    told(options, 600)
-
-
 def test_a_long_told_wait_sees_the_stack_cancel_at_a_polls_pace(
-        heat, mistral, options, thing_store, monkeypatch):
+        heat, mistral, options, thing_store):
     from heat_lifecycle_plugins.resources import workflow_runs
-    told_long(options, monkeypatch)
+    told(options, 600)
     known = {e.id for e in executions_of(mistral, 'create_slowly')}
     ident = heat.create(SLOW, params={'store': thing_store.url,
                                       'sleep': 120}, wait=False)
@@ -157,22 +150,22 @@ def test_a_long_told_wait_sees_the_stack_cancel_at_a_polls_pace(
         lambda: [e for e in executions_of(mistral, 'create_slowly')
                  if e.id not in known and e.state == 'RUNNING'], 30,
         'the workflow to run')
-    time.sleep(2)  # the check waits in its 600 s told budget
+    time.sleep(2)  # the check waits to the stack's timeout (60 min)
     cancelled = time.time()
     heat.cancel_update(ident)
     process.wait_until(
         lambda: mistral.client().executions.get(execution.id).state ==
         'CANCELLED', 60, 'the execution cancelled in Mistral')
-    # Seen by a look between two pauses, not at the budget's end.
+    # Seen by a look between two pauses, not at the wait's end.
     assert time.time() - cancelled < workflow_runs.CHECK_BUDGET + 10
     heat.wait(ident, 'CREATE', expect='FAILED')
     heat.delete(ident)
 
 
 def test_a_long_told_wait_ends_by_the_stack_timeout(
-        heat, mistral, options, thing_store, monkeypatch):
+        heat, mistral, options, thing_store):
     from oslo_config import cfg
-    told_long(options, monkeypatch)
+    told(options, 600)
     cfg.CONF.set_override('stack_action_timeout', 4)
     started = time.time()
     try:
@@ -181,5 +174,5 @@ def test_a_long_told_wait_ends_by_the_stack_timeout(
     finally:
         cfg.CONF.clear_override('stack_action_timeout')
     assert 'Timed out' in heat.show(ident)['stack_status_reason']
-    assert time.time() - started < 30  # not the 600 s budget
+    assert time.time() - started < 30  # not the 600 s fallback period
     heat.delete(ident)
