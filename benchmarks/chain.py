@@ -47,7 +47,6 @@ from benchmarks import harness
 from benchmarks import round_order
 from benchmarks.upstream_types import UPSTREAM_CHAIN
 from heat_lifecycle_plugins import config
-from heat_lifecycle_plugins import heat_internals
 from heat_lifecycle_plugins.resources import chain_segments
 from heat_lifecycle_plugins.resources import chain_shape
 
@@ -76,19 +75,18 @@ def chain_template(chain_type, types, concurrent, value=None):
 def shape_limits():
     """ours' (largest flat chain, segment size) as the engine here has it.
 
-    chain_shape.limits of the chain_segment_size option and this Heat.
+    chain_shape.limits of the chain_segment_size option.
     """
     config.register_opts(cfg.CONF)  # once registered, a no-op
-    return chain_shape.limits(cfg.CONF[config.GROUP.name].chain_segment_size,
-                              heat_internals.has_thread_budget())
+    return chain_shape.limits(cfg.CONF[config.GROUP.name].chain_segment_size)
 
 
 def our_lanes(n, limit=LANES):
     """The lanes ours' concurrent chain of N members runs in.
 
     A segmented chain shares `limit` among its segments
-    (chain_segments.segment_limit): on Heat 25-27, 8 lanes at N=400 in 8
-    segments of 50; one nested stack (N <= 163, or Heat 24.x) runs `limit`.
+    (chain_segments.segment_limit): 8 lanes at N=400 in 8 segments of 50;
+    one nested stack (N <= 163) runs `limit`.
     """
     flat, size = shape_limits()
     segments = chain_segments.initial_segments(n, size, flat)

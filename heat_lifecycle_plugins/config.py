@@ -106,23 +106,24 @@ engine_opts = [
 chain_opts = [
     cfg.IntOpt('chain_segment_size', min=0,
                help='Unset (the default): an OS::Heat::ResourceChain is one '
-                    'nested stack, as Heat\'s own, except on Heat 25-27 '
-                    'for a chain created with more than 163 members, which '
-                    'spreads its members over nested stacks (segments) of '
-                    '50. Heat 25-27 let a stack start 1000 threads in one '
-                    'engine worker\'s lifetime; a chain\'s nested stack '
-                    'spends 2 a member per create, update or delete, and 3 '
-                    '(7 when concurrent) more (measured on Heat 27), so 163 '
-                    'members survive a create, an update and a delete, 100 '
-                    'four operations, 50 nine. Heat 24.x has no such limit '
-                    'and never segments. Set, the meaning it always had, on '
-                    'every release: a chain created with more than this '
-                    'many members is split into segments of at most this '
-                    'many; 0: one nested stack whatever the length. No '
-                    'member moves for a change of shape: a chain created in '
-                    'segments keeps them; one created as one nested stack '
-                    'that grows past the size on Heat 25-27 keeps its '
-                    'members there and puts the new ones in segments.'),
+                    'nested stack, as Heat\'s own, up to 163 members; a '
+                    'chain created with more spreads its members over '
+                    'nested stacks (segments) of 50. Heat 25-27 let a stack '
+                    'start 1000 threads in one engine worker\'s lifetime; a '
+                    'chain\'s nested stack spends 2 a member per create, '
+                    'update or delete, and 3 (7 when concurrent) more '
+                    '(measured on Heat 27), so 163 members survive a create, '
+                    'an update and a delete, 100 four operations, 50 nine. '
+                    'On every release (Heat 24.x too) a longer nested stack '
+                    'is also slower than segments of 50, most of all on an '
+                    'in-place update. Set, the meaning it always had: a '
+                    'chain created with more than this many members is '
+                    'split into segments of at most this many; 0: one '
+                    'nested stack whatever the length. No member moves for '
+                    'a change of shape: a chain created in segments keeps '
+                    'them; one created as one nested stack that grows past '
+                    'the size keeps its members there and puts the new ones '
+                    'in segments.'),
 ]
 
 

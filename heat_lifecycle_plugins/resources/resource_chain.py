@@ -51,7 +51,6 @@ from heat.engine.resources import stack_resource
 from heat.engine import support
 
 from heat_lifecycle_plugins import config
-from heat_lifecycle_plugins import heat_internals
 from heat_lifecycle_plugins.resources import chain_plan
 from heat_lifecycle_plugins.resources import chain_segments
 from heat_lifecycle_plugins.resources import chain_shape
@@ -176,8 +175,7 @@ class ResourceChain(common.StorableErrors,
     def _shape_limits():
         """(largest flat chain, segment size) for a new chain here."""
         return chain_shape.limits(
-            cfg.CONF[config.GROUP.name].chain_segment_size,
-            heat_internals.has_thread_budget())
+            cfg.CONF[config.GROUP.name].chain_segment_size)
 
     def _plan(self, types):
         """(names, segments) for `types`; segments None: not segmented."""
@@ -196,8 +194,7 @@ class ResourceChain(common.StorableErrors,
         # segment (each segment names its own members): fresh names there.
         old_segments = stored.get('segments')
         if old_segments is None and chain_shape.grows_into_segments(
-                len(types), cfg.CONF[config.GROUP.name].chain_segment_size,
-                heat_internals.has_thread_budget()):
+                len(types), cfg.CONF[config.GROUP.name].chain_segment_size):
             # Flat, grown past the flat size: its members stay direct.
             old_segments = [chain_segments.DIRECT] * len(stored['names'])
         names = chain_plan.plan_member_names(

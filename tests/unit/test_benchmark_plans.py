@@ -20,7 +20,6 @@ from benchmarks import feedback
 from benchmarks import parts
 from benchmarks import ratios
 from benchmarks import round_order
-from heat_lifecycle_plugins import heat_internals
 
 RATIO_PARTS = ('chain-small', 'chain-concurrent', 'chain-large-sequential',
                'chain-large-concurrent', 'changes')
@@ -56,10 +55,8 @@ def test_every_kind_leads_and_follows_every_other_equally_often():
 @pytest.mark.parametrize('n, lanes', [(10, 10), (100, 10), (150, 10),
                                       (400, 8), (5, 5)])
 def test_the_concurrent_floor_runs_as_many_lanes_as_ours(n, lanes):
-    # One nested stack up to 163 members; on Heat 25-27 a chain of 400 is 8
-    # segments of 50 sharing the 10 lanes; Heat 24.x never segments.
-    if not heat_internals.has_thread_budget():
-        lanes = min(n, chain.LANES)
+    # One nested stack up to 163 members; a chain of 400 is 8 segments of
+    # 50 sharing the 10 lanes.
     assert chain.our_lanes(n) == lanes
     template = chain.floor_template(n, True, 'v')
     first = [name for name, r in template['resources'].items()

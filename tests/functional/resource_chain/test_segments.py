@@ -169,14 +169,11 @@ def test_a_long_in_tree_chain_is_taken_over_as_it_is(segments_of_3, group):
                                               value='v2'))
     assert refs(engine, ident)[1:] == before
     # Its members stay in its one nested stack; grown past the size, the
-    # new one is in a segment where Heat has a thread budget (25-27).
+    # new one is in a segment.
     names = {r['resource_name'] for r in engine.resources(ident,
                                                           nested_depth=1)
              if r.get('parent_resource') == 'chain'}
-    if heat_internals.has_thread_budget():
-        assert names == {'0', '1', '2', '3', 's0'}
-    else:
-        assert names == {'0', '1', '2', '3', '4'}
+    assert names == {'0', '1', '2', '3', 's0'}
 
 
 def test_attributes_of_a_short_segmented_chain(segments_of_3, group):
@@ -258,8 +255,7 @@ def test_a_chain_created_segmented_keeps_its_segments_after_the_upgrade(
 
 def test_a_flat_chain_grown_past_the_set_size_keeps_its_members(
         chain_engine, group):
-    # Heat 25-27: its members stay direct, the new ones go into segments;
-    # Heat 24.x (no thread budget): it stays flat.
+    # Its members stay direct, the new ones go into segments.
     engine = chain_engine
     types = [A, B, C, A]
     ident = engine.create(POSITIONS, params=params(types, group))
@@ -278,11 +274,7 @@ def test_a_flat_chain_grown_past_the_set_size_keeps_its_members(
     assert chain_members.events(group)[seen:] == [
         (event, rtype) for rtype in (X, B, C)
         for event in ('create-start', 'create-end')]
-    names = nested_names(engine, ident)
-    if heat_internals.has_thread_budget():
-        assert names == {'0', '1', '2', '3', 's0', 's1'}
-    else:
-        assert len(names) == 7 and not any(n.startswith('s') for n in names)
+    assert nested_names(engine, ident) == {'0', '1', '2', '3', 's0', 's1'}
     assert engine.outputs(ident)['kinds'] == [X] + types + [B, C]
 
 
@@ -300,8 +292,7 @@ def flat_size_of_8(chain_engine, monkeypatch):
 
 def test_the_shape_at_the_flat_size_and_past_it(flat_size_of_8, group):
     # The default setting: one nested stack up to chain_shape.FLAT_SIZE
-    # members; past it segments where Heat has a thread budget, one
-    # nested stack where it has none (24.x).
+    # members, segments past it.
     engine = flat_size_of_8
     flat = chain_shape.FLAT_SIZE
     ident = engine.create(CHAIN, params=params([A] * flat, group,
@@ -309,32 +300,24 @@ def test_the_shape_at_the_flat_size_and_past_it(flat_size_of_8, group):
     assert nested_names(engine, ident) == (
         {str(i) for i in range(flat)} | {'chain_start', 'chain_end'})
     before = refs(engine, ident)
-    # Growing past it keeps every member: in one nested stack on 24.x, as
-    # direct members beside segments of the new ones on 25-27.
+    # Growing past it keeps every member, as direct members beside
+    # segments of the new ones.
     engine.update(ident, CHAIN, params=params([B] + [A] * flat + [B], group,
                                               concurrent=True))
     assert refs(engine, ident)[1:-1] == before
     names = nested_names(engine, ident)
     direct = {str(i) for i in range(flat)} | {'chain_start', 'chain_end'}
-    if heat_internals.has_thread_budget():
-        assert names == direct | {'s0', 's1'}
-    else:
-        assert len(names) == flat + 4
-        assert not any(n.startswith('s') for n in names)
+    assert names == direct | {'s0', 's1'}
     assert engine.outputs(ident)['kinds'] == [B] + [A] * flat + [B]
     engine.delete(ident)
 
     ident = engine.create(CHAIN, params=params([A] * (flat + 1), group + 'l',
                                                concurrent=True))
     names = nested_names(engine, ident)
-    if heat_internals.has_thread_budget():
-        assert names == {'s0', 's1', 's2', 'chain_start', 'chain_end'}
-        members = [m for m in layout(engine, ident)[1]
-                   if m['resource_type'] == A]
-        assert len(members) == flat + 1
-    else:
-        assert names == ({str(i) for i in range(flat + 1)} |
-                         {'chain_start', 'chain_end'})
+    assert names == {'s0', 's1', 's2', 'chain_start', 'chain_end'}
+    members = [m for m in layout(engine, ident)[1]
+               if m['resource_type'] == A]
+    assert len(members) == flat + 1
     assert len(set(refs(engine, ident))) == flat + 1
     engine.delete(ident)
 
@@ -388,14 +371,10 @@ def test_a_flat_chain_grown_past_the_flat_size_keeps_every_member(
         (event, rtype) for rtype in (X, C, D, E, Y, X)
         for event in ('create-start', 'create-end')]
     names = nested_names(engine, ident)
-    if heat_internals.has_thread_budget():
-        assert names == {str(i) for i in range(8)} | {'s0', 's1', 's2'}
-        segments, members = layout(engine, ident)
-        assert sorted(m['resource_type'] for m in members) == sorted(
-            [X, C, D, E, Y, X])
-    else:
-        assert len(names) == 14 and not any(n.startswith('s')
-                                            for n in names)
+    assert names == {str(i) for i in range(8)} | {'s0', 's1', 's2'}
+    segments, members = layout(engine, ident)
+    assert sorted(m['resource_type'] for m in members) == sorted(
+        [X, C, D, E, Y, X])
     out = outputs_but_refs(engine, ident)
     assert out == flat_outputs(engine, grown, group + 'f')
     assert out['kinds'] == grown
@@ -418,17 +397,12 @@ def test_a_flat_chain_grown_past_the_flat_size_keeps_every_member(
     final = refs(engine, ident)
     kept = [i for i in range(14) if i not in (3, 6, 10)]
     assert [final[i - (i > 6)] for i in kept] == [after[i] for i in kept]
-    # The old member whose type changed is a new one (a fresh name; on
-    # 25-27 in a segment: no new entry becomes a direct member).
+    # The old member whose type changed is a new one (a fresh name, in a
+    # segment: no new entry becomes a direct member).
     assert final[3] != after[3]
-    deleted, created, updated = [C, Y], [X], kept
-    if heat_internals.has_thread_budget():
-        # The new one keeps its place in its segment, whose own chain
-        # names it by position: Heat updates it in place (D and Z are one
-        # class here). A flat chain names it anew: it is re-created.
-        updated = kept + [10]
-    else:
-        deleted, created = [C, D, Y], [X, Z]
+    # The new one keeps its place in its segment, whose own chain names it
+    # by position: Heat updates it in place (D and Z are one class here).
+    deleted, created, updated = [C, Y], [X], kept + [10]
     events = chain_members.events(group)[seen:]
     assert sorted(e[1] for e in events if e[0] == 'delete') == deleted
     assert sorted(e[1] for e in events if e[0] == 'create-start') == created
@@ -437,10 +411,9 @@ def test_a_flat_chain_grown_past_the_flat_size_keeps_every_member(
     out = outputs_but_refs(engine, ident)
     assert out == flat_outputs(engine, changed, group + 'g', value='v2')
     assert out['values'] == ['v2'] * 13
-    if heat_internals.has_thread_budget():
-        # The old member changed is new, in a segment of its own.
-        assert nested_names(engine, ident) == {
-            '0', '1', '3', '4', '6', '7', 's0', 's1', 's2', 's3'}
+    # The old member changed is new, in a segment of its own.
+    assert nested_names(engine, ident) == {
+        '0', '1', '3', '4', '6', '7', 's0', 's1', 's2', 's3'}
     engine.delete(ident)
 
 
