@@ -45,6 +45,21 @@ def added_schema(kind, description, **extra):
     return updatable(kind, description, support_status=ADDED, **extra)
 
 
+def wait_budget(stack):
+    """Seconds one check_*_complete call may wait: the stack's time left.
+
+    Each return to Heat costs the second Heat's TaskRunner sleeps before
+    the next check, in which an end that came waits; so a check that waits
+    for something waits to its end or the stack's timeout, looking for the
+    stack's cancel meanwhile (Heat tells a resource only between two
+    checks). 0 on a legacy stack, whose resources share one thread: there
+    a check looks once.
+    """
+    if not stack.convergence:
+        return 0
+    return max(0.0, stack.time_remaining())
+
+
 def property_path(res, *keys):
     """The path of a property of `res` as Heat's errors name it."""
     return [res.stack.t.RESOURCES, res.name,

@@ -21,12 +21,11 @@ grows with the time spent, so that a long operation costs about ten
 status reads per second at most.
 
 Each return to Heat costs its one-second pause, in which an ending is
-seen up to a second late. With a budget of 5 s, every chain whose nested
-stack took 5-6 s paid it: sequential N=100 and concurrent N=150 (about
-5.2-5.9 s on the floor) came out 1.10-1.19x the floor on 2026.2, and
-in-tree, which checks once a second, as late. So a check polls for up
-to BUDGET (30 s) within the stack's time, and gives the step back early
-when the stack's traversal moved on: a delete or cancel of an
+seen up to a second late: with a budget of 5 s, sequential N=100 (its
+nested stack 5.2-5.5 s on the floor) was 1.19x the floor on delete on
+2026.2, and in-tree, which checks once a second, as late. So a check polls
+until the stack's timeout (common.wait_budget), and gives the step back
+early when the stack's traversal moved on: a delete or cancel of an
 in-progress stack starts a new traversal before it sends its workers the
 cancel that Heat reads between two steps (and waits 5-15 s for them to
 stop). It looks for that once every LOOK_EVERY seconds, one read of the
@@ -43,19 +42,7 @@ FIRST_INTERVAL = 0.02
 LAST_INTERVAL = 0.1
 # Share of the time already spent that the next pause may take.
 INTERVAL_SHARE = 0.1
-BUDGET = 30.0
 LOOK_EVERY = 1.0
-
-
-def budget_for(stack):
-    """Seconds a check of a resource of `stack` may poll (0: look once).
-
-    BUDGET, never past the stack's timeout, so that Heat's next step
-    sees it.
-    """
-    if not stack.convergence:
-        return 0
-    return max(0.0, min(BUDGET, stack.time_remaining()))
 
 
 def traversal_moved(resource):
@@ -75,7 +62,7 @@ def next_interval(elapsed):
                                        INTERVAL_SHARE, LAST_INTERVAL)
 
 
-def poll_until(check, budget=BUDGET, moved=lambda: False,
+def poll_until(check, budget, moved=lambda: False,
                clock=time.monotonic, sleep=time.sleep):
     """Call check() until it returns true or `budget` seconds have passed.
 

@@ -69,7 +69,7 @@ def _polled(check_name):
                                        check_name)
         return nested_completion.poll_until(
             lambda: stack_resource_check(cookie),
-            budget=nested_completion.budget_for(self.stack),
+            budget=common.wait_budget(self.stack),
             moved=nested_completion.traversal_moved(self))
     check.__name__ = check_name
     return check

@@ -71,21 +71,6 @@ class ActionCancelled(exception.Error):
     """The stack operation was cancelled while an execution ran."""
 
 
-def told_budget(budget, time_remaining):
-    """Seconds a told wait may take: the stack's time left.
-
-    Its looks cost one database read a second and no Mistral call; the
-    fallback polls and the looks for the stack's cancel (every
-    CHECK_BUDGET seconds) fall within it. Giving the step back to Heat
-    sooner buys nothing and costs Heat's 1 s pause before the next check,
-    in which a notice would wait. budget: the check's own (0 on a legacy
-    stack: look once, as polls do).
-    """
-    if not budget:
-        return budget
-    return max(0.0, time_remaining)
-
-
 def every(seconds, pause, look, clock=time.monotonic):
     """pause(s), calling look() once `seconds` have passed since the last.
 
@@ -251,15 +236,15 @@ class WorkflowRuns(object):
     def _wait_told(self, watch, budget):
         """(finished execution, told by Mistral) or (None, False).
 
-        Waits up to the stack's timeout (told_budget), looking for the
-        stack's cancel every CHECK_BUDGET seconds.
+        Waits up to the stack's timeout (common.wait_budget), looking for
+        the stack's cancel every CHECK_BUDGET seconds.
         """
         with notices.Notice(self, watch.run.execution_id) as notice:
             pause = every(CHECK_BUDGET, notice.pause, lambda:
                           self._fail_if_stack_cancelled(watch.run))
             return self._riding_outages(watch, executions.wait_told,
                                         notice=notice, pause=pause)(
-                told_budget(budget, self.stack.time_remaining()))
+                common.wait_budget(self.stack) if budget else 0)
 
     def _riding_outages(self, watch, wait, **kwargs):
         """wait(read, schedule, budget, grace, ...) as a call of budget.
@@ -343,7 +328,7 @@ class WorkflowRuns(object):
         return execution
 
     def check_execution(self, watch):
-        """Wait for the execution within CHECK_BUDGET (told: told_budget).
+        """Wait for the execution within CHECK_BUDGET (told: the stack's time).
 
         True once it ended.
         """

@@ -61,32 +61,11 @@ def test_a_failing_check_propagates():
     def check():
         raise RuntimeError('nested stack failed')
     try:
-        nested_completion.poll_until(check)
+        nested_completion.poll_until(check, budget=30)
     except RuntimeError as exc:
         assert 'nested stack failed' in str(exc)
     else:
         raise AssertionError('the failure was swallowed')
-
-
-class Stack(object):
-    def __init__(self, convergence, remaining=3600.0):
-        self.convergence = convergence
-        self.remaining = remaining
-
-    def time_remaining(self):
-        return self.remaining
-
-
-def test_a_legacy_stack_is_looked_at_once_a_step():
-    # Its resources share one thread: a poll would hold the others.
-    assert nested_completion.budget_for(Stack(convergence=False)) == 0
-    assert nested_completion.budget_for(Stack(convergence=True)) == \
-        nested_completion.BUDGET
-
-
-def test_the_budget_ends_by_the_stack_timeout():
-    assert nested_completion.budget_for(Stack(True, remaining=7.5)) == 7.5
-    assert nested_completion.budget_for(Stack(True, remaining=-2)) == 0
 
 
 def test_a_moved_traversal_gives_the_step_back_at_the_next_look():

@@ -9,23 +9,36 @@
 # WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
 # License for the specific language governing permissions and limitations
 # under the License.
-"""How long one check waits for a told execution, and its cancel looks."""
+"""How long one check waits, and its looks for the stack's cancel."""
 
 import pytest
 
+from heat_lifecycle_plugins.resources import common
 from heat_lifecycle_plugins.resources import workflow_runs as runs
 from tests.unit.test_execution_notices import Clock
 
 
-def test_a_told_wait_takes_the_stack_time_left():
+class Stack(object):
+    def __init__(self, convergence, remaining=3600.0):
+        self.convergence = convergence
+        self.remaining = remaining
+
+    def time_remaining(self):
+        return self.remaining
+
+
+def test_a_check_waits_to_the_stack_timeout():
     # One check to the end: no step given back, so no 1 s pause of Heat's
-    # for a notice to land in.
-    assert runs.told_budget(runs.CHECK_BUDGET, 3600) == 3600
-    assert runs.told_budget(runs.CHECK_BUDGET, 12.5) == 12.5
+    # for an end to land in (a told execution's, a chain's nested stack).
+    assert common.wait_budget(Stack(True)) == 3600
+    assert common.wait_budget(Stack(True, remaining=7.5)) == 7.5
     # It looks once when the stack's time is past.
-    assert runs.told_budget(runs.CHECK_BUDGET, -3) == 0.0
-    # A legacy stack's check looks once, told or not.
-    assert runs.told_budget(0, 3600) == 0
+    assert common.wait_budget(Stack(True, remaining=-2)) == 0
+
+
+def test_a_legacy_stack_is_looked_at_once_a_step():
+    # Its resources share one thread: a wait would hold the others.
+    assert common.wait_budget(Stack(convergence=False)) == 0
 
 
 def test_the_cancel_is_looked_for_at_the_pace_of_a_poll():
