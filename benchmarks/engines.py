@@ -184,9 +184,9 @@ def problems_of(resources, events, n):
 
     members = [r for r in resources if is_member(r)]
     problems = []
-    if len({key(r) for r in members}) != n:
-        problems.append('%d members, not %d'
-                        % (len({key(r) for r in members}), n))
+    distinct = len({key(r) for r in members})
+    if distinct != n:
+        problems.append('%d members, not %d' % (distinct, n))
     states = {(r['resource_action'], r['resource_status']) for r in members}
     if states - {('CREATE', 'COMPLETE')}:
         problems.append('member states %s' % sorted(states))
