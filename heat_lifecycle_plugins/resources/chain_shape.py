@@ -50,9 +50,9 @@ operations each; the chain's own stack holds N / 50 segments).
 A chain keeps its members where they are (resource_chain): a segmented
 one keeps its segments whatever the setting now says, so that no member is
 ever re-created for a change of shape. A flat one that grows past the flat
-size (grows_into_segments) keeps its k members as direct members of its
-nested stack and takes the new ones in segments beside them
-(chain_segments): moving a member into a segment would re-create it, and
+size (to a length is_segmented splits) keeps its k members as direct
+members of its nested stack and takes the new ones in segments beside
+them (chain_segments): moving a member into a segment would re-create it, and
 staying flat would leave a chain of 600 grown from 100 with a nested
 stack whose next create-sized operation needs 1207 threads. With S
 segments its nested stack spends about 2(k + S) + 7 threads per operation
@@ -102,11 +102,3 @@ def is_segmented(count, configured):
     """Whether a new chain of `count` members is created in segments."""
     flat, size = limits(configured)
     return bool(size) and count > flat
-
-
-def grows_into_segments(count, configured):
-    """Whether a flat chain updated to `count` members takes segments.
-
-    Only past the flat size a new chain would have.
-    """
-    return is_segmented(count, configured)

@@ -193,9 +193,10 @@ class ResourceChain(common.StorableErrors,
         # A segment member's name only says which member stays in which
         # segment (each segment names its own members): fresh names there.
         old_segments = stored.get('segments')
-        if old_segments is None and chain_shape.grows_into_segments(
+        if old_segments is None and chain_shape.is_segmented(
                 len(types), cfg.CONF[config.GROUP.name].chain_segment_size):
-            # Flat, grown past the flat size: its members stay direct.
+            # Flat, grown to a length a new chain would have in segments:
+            # its members stay direct.
             old_segments = [chain_segments.DIRECT] * len(stored['names'])
         names = chain_plan.plan_member_names(
             stored['types'], stored['names'], types,

@@ -52,10 +52,11 @@ def test_a_chain_over_the_flat_size_is_split_into_segments_of_50():
     assert cs.initial_segments(2000, *shape.limits(0)) is None
 
 
-def test_a_flat_chain_grows_into_segments_only_past_the_flat_size():
+def test_a_flat_chain_grows_into_segments_where_a_new_one_is_split():
+    # resource_chain asks is_segmented of the grown length.
     flat = shape.FLAT_SIZE
-    assert not shape.grows_into_segments(flat, None)
-    assert shape.grows_into_segments(flat + 1, None)
-    assert shape.grows_into_segments(2000, None)
-    assert shape.grows_into_segments(51, 50)
-    assert not shape.grows_into_segments(2000, 0)
+    assert not shape.is_segmented(flat, None)
+    assert shape.is_segmented(flat + 1, None)
+    assert shape.is_segmented(2000, None)
+    assert shape.is_segmented(51, 50)
+    assert not shape.is_segmented(2000, 0)
