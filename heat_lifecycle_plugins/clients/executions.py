@@ -34,11 +34,14 @@ engine process, within a twentieth of a second when another engine worker
 recorded it (resources/waiting_checks.py), and every LOOK_EVERY seconds
 in any case. It reads the execution once told, and polls it only every
 `period` seconds (a Schedule with a period) in case the notice was lost.
+Each execution's fallback polls keep their own phase (fallback_phase), so
+the polls of many started together do not fall together.
 """
 
 import collections
 from oslo_log import log as logging
 import time
+import zlib
 
 from heat_lifecycle_plugins import protocol
 
@@ -105,19 +108,34 @@ def interval(age, longest):
     return growing_interval(age, FIRST_INTERVAL, AGE_FRACTION, longest)
 
 
+def fallback_phase(execution_id):
+    """When an execution's first fallback poll comes, in periods: [0.5, 1).
+
+    Fixed by the execution's id. Executions started together (a burst of
+    stacks) would otherwise poll together, every period, and with their
+    ends when their workflows last a multiple of the period: the burst of
+    signals then meets a burst of polls (Keystone tokens, Mistral reads).
+    Under 1, every end is still found at most a period after it.
+    """
+    digest = zlib.crc32(execution_id.encode('utf-8'))
+    return 0.5 + 0.5 * digest / 2.0 ** 32
+
+
 class Schedule(object):
     """The polls of one execution, started at `started`.
 
     Polls grow apart with the execution's age, up to `longest` seconds;
-    with a `period`, they come every `period` seconds from `started` (the
-    fallback polls of an execution Mistral tells about).
+    with a `period`, they come every `period` seconds, the first `phase`
+    periods after `started` (the fallback polls of an execution Mistral
+    tells about).
     """
 
-    def __init__(self, started, longest, period=None):
+    def __init__(self, started, longest, period=None, phase=1.0):
         self.started = started
         self.longest = longest
         self.period = period
-        self.next_poll = started if period is None else started + period
+        self.next_poll = (started if period is None
+                          else started + period * phase)
         self.unanswered_since = None
 
     def _interval(self, now):

@@ -189,7 +189,9 @@ class WorkflowRuns(object):
                                                    self.action))
         return Watch(run, executions.Schedule(
             started, opts().mistral_poll_interval,
-            period=period if waiting.url else None), bool(waiting.url))
+            period=period if waiting.url else None,
+            phase=executions.fallback_phase(execution_id)),
+            bool(waiting.url))
 
     def _refuse_unsendable(self, action, props, spec, extra_input):
         """Refuse, naming the property, text Mistral cannot take.
@@ -233,18 +235,19 @@ class WorkflowRuns(object):
         return self._riding_outages(watch, executions.poll_until,
                                     horizon=horizon)(budget)
 
-    def _wait_told(self, watch, budget):
+    def _wait_told(self, watch):
         """(finished execution, told by Mistral) or (None, False).
 
-        Waits up to the stack's timeout (common.wait_budget), looking for
-        the stack's cancel every CHECK_BUDGET seconds.
+        Waits up to the stack's timeout (common.wait_budget: one look on a
+        legacy stack), looking for the stack's cancel every CHECK_BUDGET
+        seconds.
         """
         with notices.Notice(self, watch.run.execution_id) as notice:
             pause = every(CHECK_BUDGET, notice.pause, lambda:
                           self._fail_if_stack_cancelled(watch.run))
             return self._riding_outages(watch, executions.wait_told,
                                         notice=notice, pause=pause)(
-                common.wait_budget(self.stack) if budget else 0)
+                common.wait_budget(self.stack))
 
     def _riding_outages(self, watch, wait, **kwargs):
         """wait(read, schedule, budget, grace, ...) as a call of budget.
@@ -321,7 +324,7 @@ class WorkflowRuns(object):
         """The finished execution, or None; told: an event says how."""
         if not watch.told:
             return self._poll_until(watch, budget)
-        execution, told = self._wait_told(watch, budget)
+        execution, told = self._wait_told(watch)
         if execution is not None:
             self._add_event(self.action, self.status,
                             notices.ended_reason(watch.run, told))

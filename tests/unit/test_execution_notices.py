@@ -181,6 +181,48 @@ def test_a_lost_notice_is_caught_by_the_fallback_poll():
     assert len(reads) == 2
 
 
+def fallback_polls(execution_id, until, period=30):
+    """When the fallback polls of an execution started at 0 come."""
+    schedule = executions.Schedule(
+        0.0, 3.0, period=period,
+        phase=executions.fallback_phase(execution_id))
+    polls = []
+    while schedule.next_poll <= until:
+        polls.append(schedule.next_poll)
+        schedule.answered(schedule.next_poll)
+    return polls
+
+
+BURST = ['%08x-8a9c-4c3e-9a57-0d3f7c1e4b11' % (i * 7919) for i in range(50)]
+
+
+def test_the_fallback_phase_is_fixed_by_the_execution_within_half_a_period():
+    phases = [executions.fallback_phase(one) for one in BURST]
+    assert all(0.5 <= phase < 1.0 for phase in phases)
+    assert phases == [executions.fallback_phase(one) for one in BURST]
+    assert max(phases) - min(phases) > 0.4
+
+
+def test_a_burst_started_together_does_not_poll_together_at_its_end():
+    # 50 workflows of 60 s started at once, ending at 60.9-61.9 s (the
+    # benchmark's batch): with one phase all 50 polled at 60 s, with the
+    # ends; spread, few polls fall in the two seconds around the ends.
+    near_the_ends = [poll for one in BURST
+                     for poll in fallback_polls(one, until=90)
+                     if 59.9 <= poll <= 61.9]
+    assert len(near_the_ends) <= 10
+    together = fallback_polls(EXEC, until=90, period=30)
+    assert len(together) == 3 and together[0] < 30  # not at 30, 60, 90
+
+
+def test_a_lost_notice_is_still_found_within_a_period_of_the_end():
+    for one in BURST:
+        for ends_at in (0.5, 14.9, 29.9, 40.0, 61.9):
+            found = next(poll for poll in fallback_polls(one, until=200)
+                         if poll >= ends_at)
+            assert found - ends_at <= 30
+
+
 def test_a_notice_the_execution_belies_is_dismissed_not_read_again():
     clock, reads = Clock(), []
     schedule = executions.Schedule(0.0, 3.0, period=30)
