@@ -16,6 +16,7 @@ Mistral's webhook would, through the engine's RPC API as heat-api-cfn
 does (the whole path, Mistral to heat-api-cfn, is in tests/e2e).
 """
 
+import re
 import time
 
 from heat_lifecycle_fixtures import process
@@ -86,14 +87,22 @@ def test_a_notice_ends_the_action_without_the_fallback_poll(
 
 def test_a_lost_notice_is_caught_by_the_fallback_poll(
         heat, mistral, options, thing_store):
+    from heat_lifecycle_plugins.clients import executions
     told(options, 6)
     started = time.time()
     ident = heat.create(SLOW, params={'store': thing_store.url}, wait=False)
     heat.wait(ident, 'CREATE', timeout=60)
-    # The workflow takes about 2 s; the fallback poll comes at 6 s.
-    assert 5 < time.time() - started < 6 + 2 + 5
-    assert any(r.endswith('found by the fallback poll (no notification '
-                          'came)') for r in reasons(heat, ident))
+    took = time.time() - started
+    found = [m.group(1) for m in (
+        re.match(r'Mistral execution (\S+) ended: found by the fallback '
+                 r'poll \(no notification came\)$', r)
+        for r in reasons(heat, ident)) if m]
+    assert len(found) == 1, reasons(heat, ident)
+    execution_id = found[0]
+    # The workflow takes about 2 s; the execution's first fallback poll
+    # comes 3-6 s in (its phase), the next one a period later.
+    first_poll = 6 * executions.fallback_phase(execution_id)
+    assert first_poll < took < first_poll + 6 + 5
     heat.delete(ident)
 
 
