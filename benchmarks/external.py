@@ -23,7 +23,7 @@ run (external_cases says how the windows run):
   window per type per round); `lost`, both types side by side while
   heat-api-cfn is down as the workflows end (ours' notifications lost);
 - part external-600: `long`, 600 s workflows, 10 stacks of each type side
-  by side (one 10-minute window holds them all).
+  by side in a 10-minute window, four windows one after another.
 
 Per stack: SUCCESS (Mistral's log, to the millisecond) -> COMPLETE (the
 CREATE_COMPLETE event first read from Heat's database), its Mistral calls
@@ -118,7 +118,7 @@ def run_long(ctx):
     env, data = _started(ctx)
     data['cases']['long'] = cases.side_by_side(
         env, 'long', plan['stacks'], plan['seconds'], log,
-        slack=120 + data['fallback_period'])
+        slack=120 + data['fallback_period'], windows=plan['windows'])
     _release('external-600')
     return data
 

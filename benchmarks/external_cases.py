@@ -20,9 +20,10 @@ fallback poll); per window: the engine workers' threads in use.
 
 - in_rounds(): each round a window of ours then one of in-tree, the
   order changing each round (round_order);
-- side_by_side(): one window of both types, interleaved, the order
-  changing per pair; with lose=True heat-api-cfn is down while the
-  workflows end (their notifications are lost).
+- side_by_side(): windows of both types, interleaved, the order
+  changing per pair, one window after another; with lose=True
+  heat-api-cfn is down while the workflows end (their notifications are
+  lost).
 """
 
 import concurrent.futures
@@ -374,17 +375,35 @@ def in_rounds(env, case, rounds, per_window, seconds, log, slack=120):
     return found
 
 
-def side_by_side(env, case, pairs, seconds, log, lose=False, slack=120):
-    """One window of `pairs` stacks per type at once, interleaved."""
-    log('  %s: %d stack(s) of each type side by side, %gs workflows%s' % (
-        case, pairs, seconds, ', heat-api-cfn down as they end'
-        if lose else ''))
-    entries = [(kind, phase(seconds, i), i) for i in range(pairs)
-               for kind in round_order.balanced_order(KINDS, i)]
-    samples, window = run_window(env, case, entries, seconds + slack, log,
-                                 lose=lose)
-    return {'layout': 'side by side', 'seconds': seconds, 'rounds': pairs,
-            'stacks': pairs, 'samples': samples, 'windows': [window]}
+def side_by_side_entries(pairs, seconds, window=0):
+    """(kind, workflow seconds, pair) of one window's stacks, interleaved.
+
+    The pairs are numbered on from the earlier windows', so that a pair
+    of stacks (external_report.pairs) is never split across windows.
+    """
+    first = window * pairs
+    return [(kind, phase(seconds, i), i) for i in range(first, first + pairs)
+            for kind in round_order.balanced_order(KINDS, i)]
+
+
+def side_by_side(env, case, pairs, seconds, log, lose=False, slack=120,
+                 windows=1):
+    """Windows one after another, each of `pairs` stacks per type at once.
+
+    The types interleaved within a window; `windows` of them.
+    """
+    found = {'layout': 'side by side', 'seconds': seconds, 'rounds': pairs,
+             'stacks': pairs, 'samples': [], 'windows': []}
+    for w in range(windows):
+        log('  %s%s: %d stack(s) of each type side by side, %gs workflows%s'
+            % (case, ' window %d' % w if windows > 1 else '', pairs,
+               seconds, ', heat-api-cfn down as they end' if lose else ''))
+        samples, window = run_window(
+            env, case, side_by_side_entries(pairs, seconds, w),
+            seconds + slack, log, lose=lose)
+        found['samples'] += samples
+        found['windows'].append(window)
+    return found
 
 
 def warm_up(env, log):

@@ -107,18 +107,20 @@ def describe_pairs(summary, target=None):
 # -- report ------------------------------------------------------------------
 
 def case_title(name, case):
+    """The case in words, from its layout."""
+    windows = len(case.get('windows') or [None])
     return {
-        'short': '%g s workflows, one stack at a time, %d round(s)',
-        'batch': '%d stacks at once, %g s workflows, %d round(s)',
-        'lost': 'notification lost: heat-api-cfn down while %g s workflows '
-                'end, %d stack(s) of each type side by side',
-        'long': '%g s workflows, %d stack(s) of each type side by side',
-    }[name] % {
-        'short': (case['seconds'], case['rounds']),
-        'batch': (case['stacks'], case['seconds'], case['rounds']),
-        'lost': (case['seconds'], case['stacks']),
-        'long': (case['seconds'], case['stacks']),
-    }[name]
+        'short': '%(seconds)g s workflows, one stack at a time, '
+                 '%(rounds)d round(s)',
+        'batch': '%(stacks)d stacks at once, %(seconds)g s workflows, '
+                 '%(rounds)d round(s)',
+        'lost': 'notification lost: heat-api-cfn down while %(seconds)g s '
+                'workflows end, %(stacks)d stack(s) of each type side by '
+                'side',
+        'long': '%(seconds)g s workflows, ' + (
+            '%d windows of ' % windows if windows > 1 else '') + (
+            '%(stacks)d stack(s) of each type side by side'),
+    }[name] % case
 
 
 def how_they_ended(rows):
@@ -162,12 +164,16 @@ def case_markdown(name, case):
             if rows else 'n/a', _calls_by(rows),
             sum(s['fetches'] for s in rows), _threads_cell(case, kind)))
     both = [w['threads'] for w in case['windows']
-            if len(w['kinds']) == 2 and w['threads']]
-    if both and both[0]['median'] is not None:
+            if len(w['kinds']) == 2 and w['threads'] and
+            w['threads']['median'] is not None]
+    if both:
         lines += ['', 'Both types side by side: %g engine threads in use '
-                  '(peak %g) for %d resources in progress.' % (
-                      both[0]['median'], both[0]['peak'],
-                      case['windows'][0]['stacks'])]
+                  '(%speak %g) for %d resources in progress%s.' % (
+                      statistics.median(t['median'] for t in both),
+                      'the median of the windows\'; ' if len(both) > 1
+                      else '', max(t['peak'] for t in both),
+                      case['windows'][0]['stacks'],
+                      ' a window' if len(both) > 1 else '')]
     lines += told_split(case)
     lines += ['', 'Mistral calls, ours / in-tree per pair of stacks: %s.'
               % describe_pairs(calls_ratio(case))]
