@@ -368,11 +368,16 @@ def in_rounds(env, case, rounds, per_window, seconds, log, slack=120):
                 case, r, kind, per_window, seconds))
             entries = [(kind, phase(seconds, r + i), r)
                        for i in range(per_window)]
-            samples, window = run_window(env, case, entries,
-                                         seconds + slack, log)
-            found['samples'] += samples
-            found['windows'].append(window)
+            _add_window(found, env, case, entries, seconds + slack, log)
     return found
+
+
+def _add_window(found, env, case, entries, timeout, log, lose=False):
+    """Run one window of `entries`; its samples and record into found."""
+    samples, window = run_window(env, case, entries, timeout, log,
+                                 lose=lose)
+    found['samples'] += samples
+    found['windows'].append(window)
 
 
 def side_by_side_entries(pairs, seconds, window=0):
@@ -398,11 +403,8 @@ def side_by_side(env, case, pairs, seconds, log, lose=False, slack=120,
         log('  %s%s: %d stack(s) of each type side by side, %gs workflows%s'
             % (case, ' window %d' % w if windows > 1 else '', pairs,
                seconds, ', heat-api-cfn down as they end' if lose else ''))
-        samples, window = run_window(
-            env, case, side_by_side_entries(pairs, seconds, w),
-            seconds + slack, log, lose=lose)
-        found['samples'] += samples
-        found['windows'].append(window)
+        _add_window(found, env, case, side_by_side_entries(pairs, seconds, w),
+                    seconds + slack, log, lose=lose)
     return found
 
 
