@@ -23,7 +23,7 @@ run (external_cases says how the windows run):
   window per type per round); `lost`, both types side by side while
   heat-api-cfn is down as the workflows end (ours' notifications lost);
 - part external-600: `long`, 600 s workflows, 10 stacks of each type side
-  by side in a 10-minute window, four windows one after another.
+  by side in a 10-minute window, the plan's windows one after another.
 
 Per stack: SUCCESS (Mistral's log, to the millisecond) -> COMPLETE (the
 CREATE_COMPLETE event first read from Heat's database), its Mistral calls

@@ -173,7 +173,7 @@ def case_markdown(name, case):
                       'the median of the windows\'; ' if len(both) > 1
                       else '', max(t['peak'] for t in both),
                       case['windows'][0]['stacks'],
-                      ' a window' if len(both) > 1 else '')]
+                      ' in each window' if len(both) > 1 else '')]
     lines += told_split(case)
     lines += ['', 'Mistral calls, ours / in-tree per pair of stacks: %s.'
               % describe_pairs(calls_ratio(case))]
