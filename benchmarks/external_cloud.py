@@ -78,11 +78,16 @@ class ExternalCloud(object):
         return self
 
     def _start(self):
+        if not Cloud.available():
+            raise harness.BenchmarkError(
+                'MariaDB or RabbitMQ is not installed: run '
+                'tools/install-system-deps.sh')
         os.makedirs(self.workdir, exist_ok=True)
-        self.cloud = Cloud(os.path.join(self.workdir, 'cloud'),
-                           heat_plugins=self._plugins(),
-                           keystone_options=KEYSTONE_AS_DEPLOYED)
-        self.cloud.setUp()
+        cloud = Cloud(os.path.join(self.workdir, 'cloud'),
+                      heat_plugins=self._plugins(),
+                      keystone_options=KEYSTONE_AS_DEPLOYED)
+        cloud.setUp()  # a failed setUp has cleaned up after itself
+        self.cloud = cloud
         self.proxy = self._use(servers.CountingProxy(self.cloud.mistral.url))
         self.route_mistral(self.proxy.url)
         self.delays = self._use(servers.DelayServer())

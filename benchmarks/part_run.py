@@ -137,8 +137,9 @@ def run_parts(args, series):
     try:
         if any(p.engine for p in chosen):
             from benchmarks import harness
-            bench = harness.BenchEngine(os.path.join(workdir, 'engine'))
-            bench.setUp()
+            engine = harness.BenchEngine(os.path.join(workdir, 'engine'))
+            engine.setUp()  # a failed setUp has cleaned up after itself
+            bench = engine
         ctx = Context(bench, None, workdir, _log, series)
         warm = False
         for part in chosen:
