@@ -239,8 +239,13 @@ class BudgetWatch(object):
                 self.offsets[log] = f.tell()
             for line in gained.splitlines():
                 if THREAD_BUDGET in line:
-                    raise BudgetSpent('%s: %s' % (os.path.basename(log),
-                                                  line.strip()[-200:]))
+                    raise BudgetSpent(budget_message(log, line))
+
+
+def budget_message(log, line):
+    """The log line's message, after its request context, and the log."""
+    message = line.strip().split('] ', 1)[-1]
+    return '%s (%s)' % (message[:300], os.path.basename(log))
 
 
 def timed_step(driver, action, start, timeout, watch):
@@ -383,7 +388,7 @@ def targets(result):
             med[chain.INTREE][op], med[chain.OURS][op]), 1, 'x'))
         for op in chain.OPERATIONS)
     if chain.INTREE in failures:
-        seen += '; in-tree stopped at ' + failures[chain.INTREE][:150]
+        seen += '; in-tree stopped at ' + failures[chain.INTREE]
     if problems or locks:
         seen += '; ' + '; '.join((problems + locks)[:3])
     return [(title, seen, 'MISSED' if problems or locks else 'met')]

@@ -41,6 +41,16 @@ def test_watch_raises_on_what_the_logs_gained_since_it_last_looked(
         watch()
 
 
+def test_budget_message_quotes_the_message_whole_after_its_context():
+    line = ('2026-12-07 06:50:01.123 41 ERROR heat.engine.check_resource '
+            '[None req-aa60 test_user test_tenant_id - - - -] Unexpected '
+            'exception in resource check.: RuntimeError: %s\n' % (
+                engines.THREAD_BUDGET))
+    assert engines.budget_message('/w/heat-engine-0.log', line) == (
+        'Unexpected exception in resource check.: RuntimeError: %s '
+        '(heat-engine-0.log)' % engines.THREAD_BUDGET)
+
+
 def test_watch_looks_at_most_once_a_period(tmp_path):
     log = tmp_path / 'heat-engine-0.log'
     log.write_text('')
