@@ -51,8 +51,9 @@ def table(tmp_path):
 
 def test_the_wait_ends_when_the_row_says_the_action_ended(table):
     watch, write = table
-    write("UPDATE stack SET status = 'COMPLETE' WHERE id = 's1'", after=0.3)
+    # The clock starts before the writer's sleep does: it cannot be late.
     began = time.monotonic()
+    write("UPDATE stack SET status = 'COMPLETE' WHERE id = 's1'", after=0.3)
     row = watch.wait('s1', 'CREATE', timeout=10)
     assert row['status'] == 'COMPLETE' and row['name'] == 'one'
     assert 0.3 <= time.monotonic() - began < 2
