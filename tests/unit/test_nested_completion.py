@@ -96,3 +96,43 @@ def test_a_stack_that_stays_polls_the_whole_budget():
         lambda: clock.now >= 6, budget=30,
         moved=lambda: False, clock=clock, sleep=clock.sleep)
     assert 6 <= clock.now < 6 + nested_completion.LAST_INTERVAL + 1e-9
+
+
+def test_a_check_polling_alone_is_not_slowed():
+    assert nested_completion.next_interval(0, polling=1) == \
+        nested_completion.FIRST_INTERVAL
+    assert nested_completion.next_interval(1000, polling=1) == \
+        nested_completion.LAST_INTERVAL
+
+
+def test_checks_polling_at_once_share_the_reads():
+    clock = FakeClock()
+    others = {object() for _ in range(8)}
+    polling = set(others)
+    answers = iter([False] * 20 + [True])
+    assert nested_completion.poll_until(
+        lambda: next(answers), budget=60, clock=clock, sleep=clock.sleep,
+        polling=polling)
+    # Each of the 8 others adds 1 / PROCESS_READS_PER_SECOND to a pause.
+    share = 8 / nested_completion.PROCESS_READS_PER_SECOND
+    assert all(abs(p - share) < 1e-9 for p in clock.pauses)
+    assert polling == others  # it left when it returned
+
+
+def test_sharing_never_slows_a_check_below_heats_own_pace():
+    crowd = 10 * int(nested_completion.PROCESS_READS_PER_SECOND)
+    assert nested_completion.next_interval(0, polling=crowd) == \
+        nested_completion.SLOWEST_SHARED_INTERVAL
+
+
+def test_a_failing_check_leaves_the_polling_set():
+    polling = set()
+
+    def check():
+        assert len(polling) == 1  # it polls as one of the process's
+        raise RuntimeError('nested stack failed')
+    try:
+        nested_completion.poll_until(check, budget=30, polling=polling)
+    except RuntimeError:
+        pass
+    assert polling == set()
