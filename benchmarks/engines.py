@@ -25,10 +25,13 @@ engine's fake://):
 After each create it checks that every member exists once, COMPLETE,
 and was not created twice (no second CREATE_COMPLETE event; Heat may
 have pruned the first ones of a big stack), and at the end that no
-engine logged a lock error (LOCK_ERRORS). A kind whose stack spends Heat's
-per-stack thread budget (an engine logs THREAD_BUDGET) stops there: its
-failure is recorded, and its later rounds are not run (the stack's threads
-wait for good, so waiting for its action would only take the timeout).
+engine logged a lock error (LOCK_ERRORS) while that kind ran. A kind whose
+stack spends Heat's per-stack thread budget (an engine logs THREAD_BUDGET)
+stops there: its failure is recorded, and its later rounds are not run (its
+action never ends, so waiting for it would only take the timeout). The
+engine processes are then restarted, as an operator would: the failed
+stack's threads and log lines must not be charged to the next kind, and
+the logs do not say which stack a line is about.
 """
 
 import argparse
@@ -124,28 +127,45 @@ class HeatEngines(service.Service):
         process.wait_until(self._started, 120, 'heat-engine processes',
                            interval=0.2)
 
+    @property
+    def logs(self):
+        return [self.path('heat-engine-%d.log' % i)
+                for i in range(self.count)]
+
+    def restart(self):
+        """Stop every engine process, start it again, wait until it serves.
+
+        Their logs are appended to.
+        """
+        seen = [os.path.getsize(log) for log in self.logs]
+        for proc in self.engines:
+            proc.stop(self.stop_timeout)
+        self.engines = [self.respawn(proc) for proc in self.engines]
+        process.wait_until(functools.partial(self._started, seen), 120,
+                           'heat-engine processes restarted', interval=0.2)
+
     def _command(self, module):
         return [sys.executable, '-c',
                 'import sys; from %s import main; sys.exit(main())'
                 % module, '--config-file', self.conf]
 
-    def _started(self):
-        for i in range(self.count):
-            with open(self.path('heat-engine-%d.log' % i),
-                      errors='replace') as f:
+    def _started(self, seen=None):
+        """Whether each log says its engine started (after `seen` bytes)."""
+        for log, offset in zip(self.logs, seen or [0] * self.count):
+            with open(log, errors='replace') as f:
+                f.seek(offset)
                 if ' is started' not in f.read():
                     return False
         return True
 
 
 def start_engines(stack, workdir, count):
-    """MariaDB, RabbitMQ, `count` heat-engine processes; (url, pids, them)."""
+    """MariaDB, RabbitMQ, `count` heat-engine processes; (url, them)."""
     mariadb = stack.enter_context(MariaDB(os.path.join(workdir, 'mariadb')))
     rabbitmq = stack.enter_context(RabbitMQ(os.path.join(workdir, 'rabbit')))
     engines = stack.enter_context(HeatEngines(
         os.path.join(workdir, 'engines'), mariadb, rabbitmq, count))
-    return (rabbitmq.transport_url, [p.pid for p in engines.engines],
-            engines)
+    return rabbitmq.transport_url, engines
 
 
 def peak_rss(pids):
@@ -200,15 +220,33 @@ def problems_of(resources, events, n):
     return problems
 
 
-def lock_errors(engines):
-    """Lines of the engines' logs that tell of a lock error."""
-    found = []
-    for i in range(engines.count):
-        with open(engines.path('heat-engine-%d.log' % i),
-                  errors='replace') as f:
-            found += [line.strip()[:200] for line in f
-                      if LOCK_ERRORS.search(line)]
-    return found
+class LogTail(object):
+    """The lines a set of logs gained since the last read."""
+
+    def __init__(self, logs):
+        self.offsets = {log: 0 for log in logs}
+
+    def gained(self):
+        """[(log, line)] written since the last call (or the start)."""
+        lines = []
+        for log, offset in self.offsets.items():
+            with open(log, errors='replace') as f:
+                f.seek(offset)
+                text = f.read()
+                self.offsets[log] = f.tell()
+            lines += [(log, line) for line in text.splitlines()]
+        return lines
+
+    def skip(self):
+        """Move to the logs' ends: what they hold now is never read."""
+        for log in self.offsets:
+            self.offsets[log] = os.path.getsize(log)
+
+
+def lock_errors(tail):
+    """The lines `tail` gained that tell of a lock error."""
+    return [line.strip()[:200] for _, line in tail.gained()
+            if LOCK_ERRORS.search(line)]
 
 
 class BudgetSpent(Exception):
@@ -223,7 +261,7 @@ class BudgetWatch(object):
     """
 
     def __init__(self, logs, every=1.0):
-        self.offsets = {log: 0 for log in logs}
+        self.tail = LogTail(logs)
         self.every = every
         self.looked = None
 
@@ -232,14 +270,9 @@ class BudgetWatch(object):
         if self.looked is not None and now - self.looked < self.every:
             return
         self.looked = now
-        for log, offset in self.offsets.items():
-            with open(log, errors='replace') as f:
-                f.seek(offset)
-                gained = f.read()
-                self.offsets[log] = f.tell()
-            for line in gained.splitlines():
-                if THREAD_BUDGET in line:
-                    raise BudgetSpent(budget_message(log, line))
+        for log, line in self.tail.gained():
+            if THREAD_BUDGET in line:
+                raise BudgetSpent(budget_message(log, line))
 
 
 def budget_message(log, line):
@@ -288,9 +321,30 @@ def one_round(driver, kind, n, r, timeout, watch):
     return times, problems, None
 
 
+def play(order, one, restart):
+    """Run one(r, kind) for each (round, kind) of `order`.
+
+    one returns a failure (or None); a kind that failed is not run again.
+    restart(kind, r) is called after a failure when another kind has rounds
+    left. Returns ({kind: failure}, ['after <kind> stopped at round <r>']).
+    """
+    failures, restarts = {}, []
+    for i, (r, kind) in enumerate(order):
+        if kind in failures:
+            continue
+        failure = one(r, kind)
+        if not failure:
+            continue
+        failures[kind] = failure
+        if any(k not in failures for _, k in order[i + 1:]):
+            restart(kind, r)
+            restarts.append('after %s stopped at round %d' % (kind, r))
+    return failures, restarts
+
+
 def run_rounds(n, rounds, count, workdir):
     with contextlib.ExitStack() as stack:
-        url, pids, engines = start_engines(stack, workdir, count)
+        url, engines = start_engines(stack, workdir, count)
         # The engines' heat.conf: the same RabbitMQ options (durable
         # queues), or the driver's exchange declaration is refused.
         cfg.CONF(['--config-file', engines.conf], project='heat')
@@ -300,24 +354,35 @@ def run_rounds(n, rounds, count, workdir):
         samples = {kind: {op: [] for op in chain.OPERATIONS}
                    for kind in kinds}
         problems = {kind: [] for kind in kinds}
-        failures = {}
-        watch = BudgetWatch([engines.path('heat-engine-%d.log' % i)
-                             for i in range(count)])
-        for r in range(rounds):
-            for kind in round_order.balanced_order(kinds, r):
-                if kind in failures:
-                    continue
-                times, found, failure = one_round(
-                    driver, kind, n, r, 120 + 3 * n, watch)
-                for op, seconds in times.items():
-                    samples[kind][op].append(seconds)
-                problems[kind] += ['round %d: %s' % (r, p) for p in found]
-                if failure:
-                    failures[kind] = failure
+        locks = {kind: [] for kind in kinds}
+        peaks = []
+        watch = BudgetWatch(engines.logs)
+        tail = LogTail(engines.logs)
+
+        def one(r, kind):
+            times, found, failure = one_round(
+                driver, kind, n, r, 120 + 3 * n, watch)
+            for op, seconds in times.items():
+                samples[kind][op].append(seconds)
+            problems[kind] += ['round %d: %s' % (r, p) for p in found]
+            locks[kind] += lock_errors(tail)
+            return failure
+
+        def restart(kind, r):
+            peaks.append(peak_rss(p.pid for p in engines.engines))
+            engines.restart()
+            locks[kind] += lock_errors(tail)  # its stack's, at the stop
+            watch.tail.skip()
+
+        failures, restarts = play(
+            [(r, kind) for r in range(rounds)
+             for kind in round_order.balanced_order(kinds, r)],
+            one, restart)
+        peaks.append(peak_rss(p.pid for p in engines.engines))
         return {'n': n, 'engines': count, 'rounds': rounds,
-                'samples': samples, 'peak_rss': peak_rss(pids),
+                'samples': samples, 'peak_rss': max(peaks),
                 'problems': problems, 'failures': failures,
-                'lock_errors': lock_errors(engines)}
+                'restarts': restarts, 'lock_errors': locks}
 
 
 def run(n, rounds, log, count=2):
@@ -369,7 +434,20 @@ def markdown(result):
     for kind, failure in sorted(result.get('failures', {}).items()):
         lines += ['', '%s stopped at %s (its later rounds not run).' % (
             kind, failure)]
+    if result.get('restarts'):
+        lines += ['', 'Engine processes restarted: %s.' % '; '.join(
+            result['restarts'])]
     return '\n'.join(lines)
+
+
+def kind_lock_errors(result, kind):
+    """The lock errors logged while `kind` ran.
+
+    Results measured before the engines were restarted after a failure
+    hold one list for both kinds: all of it is charged to each.
+    """
+    locks = result.get('lock_errors', [])
+    return locks.get(kind, []) if isinstance(locks, dict) else locks
 
 
 def targets(result):
@@ -381,7 +459,7 @@ def targets(result):
     failures = result.get('failures', {})
     problems = list(result.get('problems', {}).get(chain.OURS, []))
     problems += [failures[chain.OURS]] if chain.OURS in failures else []
-    locks = result.get('lock_errors', [])
+    locks = kind_lock_errors(result, chain.OURS)
     med = medians(result)
     seen = 'in-tree / ours: ' + ', '.join(
         '%s %s' % (op, report.fmt(harness.ratio(

@@ -73,6 +73,7 @@ def result(failures, ours_problems=()):
 def test_in_tree_stopping_is_reported_not_a_miss():
     failure = 'round 0, delete: heat-engine-0.log: ' + LINE.strip()
     found = result({'in-tree': failure})
+    found['restarts'] = ['after in-tree stopped at round 0']
     [(title, seen, verdict)] = engines.targets(found)
     assert verdict == 'met'
     assert 'create 2.7x' in seen and 'delete n/a' in seen
@@ -80,6 +81,8 @@ def test_in_tree_stopping_is_reported_not_a_miss():
     text = engines.markdown(found)
     assert 'in-tree stopped at round 0, delete' in text
     assert '| delete | 1.00 | n/a | n/a |' in text
+    assert ('Engine processes restarted: after in-tree stopped at '
+            'round 0.') in text
 
 
 def test_ours_stopping_or_a_member_twice_is_a_miss():
@@ -115,3 +118,73 @@ def test_a_member_created_twice_or_missing_is_a_problem():
         "member states [('CREATE', 'COMPLETE'), ('CREATE', 'FAILED')]"]
     assert engines.problems_of(members[:2], members, 3) == [
         '2 members, not 3']
+
+
+def test_a_kind_that_failed_is_not_run_again_and_the_engines_restart():
+    order = [(0, 'ours'), (0, 'in-tree'), (1, 'in-tree'), (1, 'ours')]
+    ran, restarted = [], []
+
+    def one(r, kind):
+        ran.append((r, kind))
+        return 'round 0, update: x' if kind == 'in-tree' else None
+
+    failures, restarts = engines.play(
+        order, one, lambda kind, r: restarted.append((kind, r)))
+    assert ran == [(0, 'ours'), (0, 'in-tree'), (1, 'ours')]
+    assert failures == {'in-tree': 'round 0, update: x'}
+    assert restarted == [('in-tree', 0)]
+    assert restarts == ['after in-tree stopped at round 0']
+
+
+def test_no_restart_when_no_other_kind_has_rounds_left():
+    order = [(0, 'ours'), (0, 'in-tree'), (1, 'in-tree'), (1, 'ours')]
+    restarted = []
+    # ours fails last; then in-tree fails with only ours left after it.
+    failures, restarts = engines.play(
+        order, lambda r, kind: 'x' if (r, kind) in (
+            (1, 'ours'), (1, 'in-tree')) else None,
+        lambda kind, r: restarted.append(kind))
+    assert restarted == ['in-tree'] and restarts == [
+        'after in-tree stopped at round 1']
+    assert sorted(failures) == ['in-tree', 'ours']
+
+
+def test_the_tail_reads_what_was_gained_and_skips_what_is_there(tmp_path):
+    log = tmp_path / 'heat-engine-0.log'
+    log.write_text('a lock held by a dead engine\n')
+    tail = engines.LogTail([str(log)])
+    assert engines.lock_errors(tail) == ['a lock held by a dead engine']
+    assert engines.lock_errors(tail) == []
+    with log.open('a') as f:
+        f.write('Failed to acquire the lock\n')
+    tail.skip()
+    assert tail.gained() == []
+    with log.open('a') as f:
+        f.write('INFO fine\n')
+    assert tail.gained() == [(str(log), 'INFO fine')]
+
+
+def test_only_the_lock_errors_logged_while_ours_ran_are_ours():
+    found = result({})
+    found['lock_errors'] = {'ours': [], 'in-tree': ['StackLock stolen']}
+    assert engines.targets(found)[0][2] == 'met'
+    found['lock_errors']['ours'] = ['ActionInProgress']
+    assert engines.targets(found)[0][2] == 'MISSED'
+    # A result of before the restarts: one list, charged to ours.
+    found['lock_errors'] = ['StackLock stolen']
+    assert engines.targets(found)[0][2] == 'MISSED'
+
+
+def test_an_engine_restarted_serves_when_its_log_says_so_again(tmp_path):
+    heat = engines.HeatEngines(str(tmp_path), None, None, 2)
+    for log in heat.logs:
+        with open(log, 'w') as f:
+            f.write('Service heat-engine is started\n')
+    seen = [len('Service heat-engine is started\n')] * 2
+    assert heat._started() and not heat._started(seen)
+    with open(heat.logs[0], 'a') as f:
+        f.write('Service heat-engine is started\n')
+    assert not heat._started(seen)
+    with open(heat.logs[1], 'a') as f:
+        f.write('Service heat-engine is started\n')
+    assert heat._started(seen)
