@@ -199,6 +199,8 @@ def profile_roots(name):
     """What a profile measures: the import closure's roots."""
     if name.startswith('profile-external'):
         return parts.EXTERNAL + ('benchmarks.told_profile',)
+    if name.startswith('profile-phases'):
+        return parts.CHAIN + ('benchmarks.chain_phases',)
     return parts.CHAIN + ('benchmarks.engine_profile',)
 
 
