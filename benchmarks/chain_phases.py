@@ -33,7 +33,6 @@ set to INFO for the creates, which costs every kind alike.
 
 import argparse
 import logging
-import os
 import re
 import shutil
 import sys
@@ -44,7 +43,6 @@ from benchmarks import chain
 from benchmarks import engine_profile
 from benchmarks import harness
 from benchmarks import report
-from benchmarks import round_order
 
 PHASES = ('start', 'nested run', 'notice', 'watch')
 SLOW = 'ours, slow poll'
@@ -172,21 +170,13 @@ def run(argv=None):
     kinds = (chain.OURS, chain.INTREE) + ((SLOW,) if args.slow_poll else ())
     scratch = tempfile.mkdtemp(prefix='hlp-phases-')
     try:
-        bench = harness.BenchEngine(os.path.join(scratch, 'engine'))
-        bench.setUp()
-        try:
-            chain.warm_up(bench, harness.say)
-            rounds = {kind: [] for kind in kinds}
-            for r in range(args.rounds):
-                for kind in round_order.balanced_order(kinds, r):
-                    rounds[kind].append(create_round(
-                        bench, kind, args.n, args.mode == 'concurrent',
-                        'r%d' % r, args.slow_poll))
-                    harness.say('  %s round %d: %s' % (kind, r, ', '.join(
-                        '%s %.3fs' % (p, rounds[kind][-1][p])
-                        for p in PHASES)))
-        finally:
-            bench.cleanUp()
+        rounds = engine_profile.rounds_of(
+            kinds, args.rounds, scratch,
+            lambda bench, kind, tag: create_round(
+                bench, kind, args.n, args.mode == 'concurrent', tag,
+                args.slow_poll),
+            lambda found: ', '.join('%s %.3fs' % (p, found[p])
+                                    for p in PHASES))
         with open(args.out, 'w') as f:
             f.write(markdown(args, kinds, rounds, engine_profile.origin()))
         harness.say('phases -> %s' % args.out)

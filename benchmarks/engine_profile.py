@@ -316,6 +316,41 @@ def origin():
         stamp.heat_version(), time.strftime('%Y-%m-%d %H:%M', time.gmtime()))
 
 
+def rounds_of(kinds, rounds, scratch, one_round, shown, prepare=None):
+    """Each kind's rounds on the chain parts' engine, after a warm-up.
+
+    one_round(bench, kind, tag) measures one; shown(result) is its line
+    of progress; prepare(bench), if given, runs before the warm-up. The
+    kinds take turns in a balanced order. {kind: [result of each round]}.
+    """
+    bench = harness.BenchEngine(os.path.join(scratch, 'engine'))
+    bench.setUp()
+    try:
+        if prepare:
+            prepare(bench)
+        chain.warm_up(bench, harness.say)
+        found = {kind: [] for kind in kinds}
+        for r in range(rounds):
+            for kind in round_order.balanced_order(tuple(kinds), r):
+                found[kind].append(one_round(bench, kind, 'r%d' % r))
+                harness.say('  %s round %d: %s' % (
+                    kind, r, shown(found[kind][-1])))
+        return found
+    finally:
+        bench.cleanUp()
+
+
+def segment_size(size):
+    """A prepare of rounds_of: ours' chain_segment_size set to `size`."""
+    def prepare(bench):
+        from oslo_config import cfg
+
+        from heat_lifecycle_plugins import config
+        cfg.CONF.set_override('chain_segment_size', size,
+                              group=config.GROUP.name)
+    return prepare
+
+
 def run(argv=None):
     args = parse_args(argv)
     if not args.py_spy:
@@ -323,28 +358,15 @@ def run(argv=None):
         return 2
     scratch = tempfile.mkdtemp(prefix='hlp-profile-')
     try:
-        bench = harness.BenchEngine(os.path.join(scratch, 'engine'))
-        bench.setUp()
-        try:
-            if args.segment_size is not None:
-                from oslo_config import cfg
-
-                from heat_lifecycle_plugins import config
-                cfg.CONF.set_override('chain_segment_size',
-                                      args.segment_size,
-                                      group=config.GROUP.name)
-            chain.warm_up(bench, harness.say)
-            rounds = {k: [] for k in args.kinds}
-            for r in range(args.rounds):
-                for kind in round_order.balanced_order(tuple(args.kinds), r):
-                    rounds[kind].append(profiled_round(
-                        bench, args.py_spy, kind, args.n,
-                        args.mode == 'concurrent', 'r%d' % r, scratch))
-                    harness.say('  %s round %d: %s' % (kind, r, ', '.join(
-                        '%s %.2fs' % (op, rounds[kind][-1][op][0])
-                        for op in chain.OPERATIONS)))
-        finally:
-            bench.cleanUp()
+        rounds = rounds_of(
+            args.kinds, args.rounds, scratch,
+            lambda bench, kind, tag: profiled_round(
+                bench, args.py_spy, kind, args.n,
+                args.mode == 'concurrent', tag, scratch),
+            lambda found: ', '.join('%s %.2fs' % (op, found[op][0])
+                                    for op in chain.OPERATIONS),
+            None if args.segment_size is None else segment_size(
+                args.segment_size))
         with open(args.out, 'w') as f:
             f.write(markdown(args, {k: merged(v) for k, v in rounds.items()},
                              origin()))
