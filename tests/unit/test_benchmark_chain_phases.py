@@ -70,7 +70,7 @@ def test_the_summary_has_each_kinds_medians_and_every_round():
                            'of 100, ours, in-tree, ours, slow poll\n')
     assert '| ours | 0.100 | 6.000 | 0.200 | 0.010 | 6.310 |' in text
     assert '| 1 | in-tree | 0.100 | 6.000 | 0.300 | 0.010 |' in text
-    assert 'at most every 0.5 s' in text
+    assert 'ours polling every 0.5 s' in text
 
 
 def test_a_phases_profile_is_judged_by_what_it_measures():
