@@ -28,16 +28,14 @@ chain parts, benchmarks/harness.py, the same warm-up round):
 --slow-poll S adds a kind, ours polling every S seconds from the start
 (nested_completion's first and last interval; in-tree checks every
 second), to tell whether ours' polls slow the nested run (they share the
-engine's process with it). Heat's logger is
-set to INFO for the creates, which costs every kind alike.
+engine's process with it). Heat's logger is set to INFO for the
+creates, which costs every kind alike.
 """
 
 import argparse
 import logging
 import re
-import shutil
 import sys
-import tempfile
 import time
 
 from benchmarks import chain
@@ -169,20 +167,15 @@ def parse_args(argv):
 def run(argv=None):
     args = parse_args(argv)
     kinds = (chain.OURS, chain.INTREE) + ((SLOW,) if args.slow_poll else ())
-    scratch = tempfile.mkdtemp(prefix='hlp-phases-')
-    try:
-        rounds = engine_profile.rounds_of(
-            kinds, args.rounds, scratch,
-            lambda bench, kind, tag: create_round(
-                bench, kind, args.n, args.mode == 'concurrent', tag,
-                args.slow_poll),
-            lambda found: ', '.join('%s %.3fs' % (p, found[p])
-                                    for p in PHASES))
-        with open(args.out, 'w') as f:
-            f.write(markdown(args, kinds, rounds, engine_profile.origin()))
-        harness.say('phases -> %s' % args.out)
-    finally:
-        shutil.rmtree(scratch, ignore_errors=True)
+    rounds = engine_profile.rounds_of(
+        kinds, args.rounds,
+        lambda bench, kind, tag, scratch: create_round(
+            bench, kind, args.n, args.mode == 'concurrent', tag,
+            args.slow_poll),
+        lambda found: ', '.join('%s %.3fs' % (p, found[p])
+                                for p in PHASES))
+    engine_profile.write_report(args.out, markdown(
+        args, kinds, rounds, engine_profile.origin()))
     return 0
 
 

@@ -316,28 +316,41 @@ def origin():
         stamp.heat_version(), time.strftime('%Y-%m-%d %H:%M', time.gmtime()))
 
 
-def rounds_of(kinds, rounds, scratch, one_round, shown, prepare=None):
+def rounds_of(kinds, rounds, one_round, shown, prepare=None):
     """Each kind's rounds on the chain parts' engine, after a warm-up.
 
-    one_round(bench, kind, tag) measures one; shown(result) is its line
+    one_round(bench, kind, tag, scratch) measures one (scratch: a
+    directory of its own, removed at the end); shown(result) is its line
     of progress; prepare(bench), if given, runs before the warm-up. The
     kinds take turns in a balanced order. {kind: [result of each round]}.
     """
+    scratch = tempfile.mkdtemp(prefix='hlp-rounds-')
     bench = harness.BenchEngine(os.path.join(scratch, 'engine'))
-    bench.setUp()
     try:
-        if prepare:
-            prepare(bench)
-        chain.warm_up(bench, harness.say)
-        found = {kind: [] for kind in kinds}
-        for r in range(rounds):
-            for kind in round_order.balanced_order(tuple(kinds), r):
-                found[kind].append(one_round(bench, kind, 'r%d' % r))
-                harness.say('  %s round %d: %s' % (
-                    kind, r, shown(found[kind][-1])))
-        return found
+        bench.setUp()
+        try:
+            if prepare:
+                prepare(bench)
+            chain.warm_up(bench, harness.say)
+            found = {kind: [] for kind in kinds}
+            for r in range(rounds):
+                for kind in round_order.balanced_order(tuple(kinds), r):
+                    found[kind].append(
+                        one_round(bench, kind, 'r%d' % r, scratch))
+                    harness.say('  %s round %d: %s' % (
+                        kind, r, shown(found[kind][-1])))
+            return found
+        finally:
+            bench.cleanUp()
     finally:
-        bench.cleanUp()
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
+def write_report(path, text):
+    """A tool's markdown written to `path`, and said so."""
+    with open(path, 'w') as f:
+        f.write(text)
+    harness.say('report -> %s' % path)
 
 
 def segment_size(size):
@@ -356,23 +369,17 @@ def run(argv=None):
     if not args.py_spy:
         print(NO_PY_SPY)
         return 2
-    scratch = tempfile.mkdtemp(prefix='hlp-profile-')
-    try:
-        rounds = rounds_of(
-            args.kinds, args.rounds, scratch,
-            lambda bench, kind, tag: profiled_round(
-                bench, args.py_spy, kind, args.n,
-                args.mode == 'concurrent', tag, scratch),
-            lambda found: ', '.join('%s %.2fs' % (op, found[op][0])
-                                    for op in chain.OPERATIONS),
-            None if args.segment_size is None else segment_size(
-                args.segment_size))
-        with open(args.out, 'w') as f:
-            f.write(markdown(args, {k: merged(v) for k, v in rounds.items()},
-                             origin()))
-        harness.say('profile -> %s' % args.out)
-    finally:
-        shutil.rmtree(scratch, ignore_errors=True)
+    rounds = rounds_of(
+        args.kinds, args.rounds,
+        lambda bench, kind, tag, scratch: profiled_round(
+            bench, args.py_spy, kind, args.n,
+            args.mode == 'concurrent', tag, scratch),
+        lambda found: ', '.join('%s %.2fs' % (op, found[op][0])
+                                for op in chain.OPERATIONS),
+        None if args.segment_size is None else segment_size(
+            args.segment_size))
+    write_report(args.out, markdown(
+        args, {k: merged(v) for k, v in rounds.items()}, origin()))
     return 0
 
 
