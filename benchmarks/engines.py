@@ -237,42 +237,61 @@ class LogTail(object):
             lines += [(log, line) for line in text.splitlines()]
         return lines
 
-    def skip(self):
-        """Move to the logs' ends: what they hold now is never read."""
-        for log in self.offsets:
-            self.offsets[log] = os.path.getsize(log)
-
-
-def lock_errors(tail):
-    """The lines `tail` gained that tell of a lock error."""
-    return [line.strip()[:200] for _, line in tail.gained()
-            if LOCK_ERRORS.search(line)]
-
 
 class BudgetSpent(Exception):
     """An engine refused a stack's next thread."""
 
 
 class BudgetWatch(object):
-    """driver.wait's on_poll: BudgetSpent once a log says THREAD_BUDGET.
+    """The engines' logs, read once: thread budget and lock errors.
 
-    Reads only what the logs gained since its last look, at most once a
-    `every` seconds.
+    Called as driver.wait's on_poll, it raises BudgetSpent once a log
+    says THREAD_BUDGET; it reads only what the logs gained since its
+    last look, at most once a `every` seconds. The lock errors it reads
+    are kept for lock_errors().
     """
 
     def __init__(self, logs, every=1.0):
         self.tail = LogTail(logs)
         self.every = every
         self.looked = None
+        self.locks = []
+        self.spent = None  # the first budget message not yet raised
 
     def __call__(self, state=None):
         now = time.monotonic()
-        if self.looked is not None and now - self.looked < self.every:
-            return
-        self.looked = now
+        if self.spent is None and (self.looked is None or
+                                   now - self.looked >= self.every):
+            self.looked = now
+            self._read()
+        if self.spent:
+            spent, self.spent = self.spent, None
+            raise BudgetSpent(spent)
+
+    def lock_errors(self):
+        """The lock errors logged since the last call, to the logs' ends.
+
+        A budget message read on the way is raised by the next call.
+        """
+        self._read()
+        found, self.locks = self.locks, []
+        return found
+
+    def restarted(self):
+        """After the engines' restart: the lock errors of their stop.
+
+        Budget messages of the old engines are dropped.
+        """
+        found = self.lock_errors()
+        self.spent = None
+        return found
+
+    def _read(self):
         for log, line in self.tail.gained():
-            if THREAD_BUDGET in line:
-                raise BudgetSpent(budget_message(log, line))
+            if LOCK_ERRORS.search(line):
+                self.locks.append(line.strip()[:200])
+            if self.spent is None and THREAD_BUDGET in line:
+                self.spent = budget_message(log, line)
 
 
 def budget_message(log, line):
@@ -357,7 +376,6 @@ def run_rounds(n, rounds, count, workdir):
         locks = {kind: [] for kind in kinds}
         peaks = []
         watch = BudgetWatch(engines.logs)
-        tail = LogTail(engines.logs)
 
         def one(r, kind):
             times, found, failure = one_round(
@@ -365,14 +383,13 @@ def run_rounds(n, rounds, count, workdir):
             for op, seconds in times.items():
                 samples[kind][op].append(seconds)
             problems[kind] += ['round %d: %s' % (r, p) for p in found]
-            locks[kind] += lock_errors(tail)
+            locks[kind] += watch.lock_errors()
             return failure
 
         def restart(kind, r):
             peaks.append(peak_rss(p.pid for p in engines.engines))
             engines.restart()
-            locks[kind] += lock_errors(tail)  # its stack's, at the stop
-            watch.tail.skip()
+            locks[kind] += watch.restarted()  # its stack's, at the stop
 
         failures, restarts = play(
             [(r, kind) for r in range(rounds)

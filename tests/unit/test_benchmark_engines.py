@@ -149,19 +149,25 @@ def test_no_restart_when_no_other_kind_has_rounds_left():
     assert sorted(failures) == ['in-tree', 'ours']
 
 
-def test_the_tail_reads_what_was_gained_and_skips_what_is_there(tmp_path):
+def test_one_read_of_the_logs_serves_the_budget_and_the_locks(tmp_path):
     log = tmp_path / 'heat-engine-0.log'
-    log.write_text('a lock held by a dead engine\n')
-    tail = engines.LogTail([str(log)])
-    assert engines.lock_errors(tail) == ['a lock held by a dead engine']
-    assert engines.lock_errors(tail) == []
+    log.write_text('a lock held by a dead engine\n' + LINE)
+    watch = engines.BudgetWatch([str(log)], every=3600)
+    assert watch.lock_errors() == ['a lock held by a dead engine']
+    assert watch.lock_errors() == []
+    # The budget message read by lock_errors is raised by the next look,
+    # however soon.
+    with pytest.raises(engines.BudgetSpent):
+        watch()
+    watch()
     with log.open('a') as f:
-        f.write('Failed to acquire the lock\n')
-    tail.skip()
-    assert tail.gained() == []
+        f.write('Failed to acquire the lock\n' + LINE)
+    # After a restart, the old engines' budget messages are dropped.
+    assert watch.restarted() == ['Failed to acquire the lock']
+    watch()
     with log.open('a') as f:
         f.write('INFO fine\n')
-    assert tail.gained() == [(str(log), 'INFO fine')]
+    assert watch.lock_errors() == []
 
 
 def test_only_the_lock_errors_logged_while_ours_ran_are_ours():
