@@ -62,15 +62,17 @@ def marks(result):
     """What to mistrust about a result: stale, busy, smallest, dirty."""
     part = parts.BY_NAME[result['part']]
     found = []
-    newer = stamp.stale(result['stamp'], closure.files_of(part.measures))
+    measured = closure.files_of(part.measures)
+    newer = stamp.stale(result['stamp'], measured)
     if newer:
         found.append('STALE (measured files changed in %s)' % newer)
     if stamp.measured_busy(result['stamp']):
         found.append('BUSY')
     if result.get('smallest'):
         found.append('smallest size')
-    if not result['stamp']['clean_tree']:
-        found.append('uncommitted changes')
+    dirty = stamp.uncommitted(result['stamp'], measured)
+    if dirty:
+        found.append('uncommitted changes to %s' % ', '.join(dirty))
     return found
 
 

@@ -78,10 +78,19 @@ def git(*args, cwd=None):
     return proc.stdout.strip() if proc.returncode == 0 else ''
 
 
+def dirty_paths(root=None):
+    """Tracked files changed but not committed, the parts' results aside.
+
+    Sorted paths relative to the checkout's root, staged or not.
+    """
+    found = git('diff', 'HEAD', '--name-only', '--', '.',
+                ':(exclude)%s' % RESULTS, cwd=root)
+    return sorted(found.splitlines())
+
+
 def tree_clean(root=None):
     """No uncommitted change to tracked files but the parts' results."""
-    return git('status', '--porcelain', '--untracked-files=no', '--', '.',
-               ':(exclude)%s' % RESULTS, cwd=root) == ''
+    return not dirty_paths(root)
 
 
 def memory_bytes():
@@ -139,9 +148,11 @@ def begin(busy, load_before=None):
     machine was quiet enough (load_judged); read now if not given.
     """
     adopted = adopt_orphans()
+    dirty = dirty_paths()
     return {
         'commit': git('rev-parse', 'HEAD'),
-        'clean_tree': tree_clean(),
+        'clean_tree': not dirty,
+        'dirty': dirty,
         'heat': heat_version(),
         'date': time.strftime('%Y-%m-%dT%H:%M:%SZ', time.gmtime()),
         'machine': {'cores': os.cpu_count(), 'memory_bytes': memory_bytes(),
@@ -272,3 +283,14 @@ def stale(stamp, paths):
     proc = subprocess.run(['git', 'merge-base', '--is-ancestor', last,
                            stamp['commit']], cwd=GIT_ROOT, capture_output=True)
     return None if proc.returncode == 0 else last[:10]
+
+
+def uncommitted(stamp, paths):
+    """Which of `paths` had uncommitted changes when the part began.
+
+    A stamp of before the changed files were recorded only says whether
+    the tree was clean: ['the tree'] if it was not.
+    """
+    if 'dirty' not in stamp:
+        return [] if stamp['clean_tree'] else ['the tree']
+    return sorted(set(stamp['dirty']) & set(paths))

@@ -53,11 +53,12 @@ def test_a_result_from_before_the_measure_is_judged_as_then():
 
 def test_a_result_written_before_does_not_dirty_the_tree(tmp_path):
     # The first part's result file, modified: the second part's tree is
-    # still clean; any other change is not.
-    def clean(changed):
+    # still clean; any other change is not, staged or not, and is named.
+    def dirty(changed, stage=False):
         repo = tmp_path / changed.replace('/', '-')
         subprocess.run(['git', 'init', '-q', str(repo)], check=True)
-        for name in ('benchmarks/results/x.json', 'benchmarks/stamp.py'):
+        for name in ('benchmarks/results/x.json', 'benchmarks/stamp.py',
+                     'benchmarks/merge.py'):
             path = repo / name
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text('0')
@@ -66,9 +67,28 @@ def test_a_result_written_before_does_not_dirty_the_tree(tmp_path):
         subprocess.run(git + ['add', '.'], check=True)
         subprocess.run(git + ['commit', '-qm', 'x'], check=True)
         (repo / changed).write_text('1')
-        return stamp.tree_clean(str(repo))
-    assert clean('benchmarks/results/x.json')
-    assert not clean('benchmarks/stamp.py')
+        if stage:
+            subprocess.run(git + ['add', changed], check=True)
+        assert stamp.tree_clean(str(repo)) == (not stamp.dirty_paths(
+            str(repo)))
+        return stamp.dirty_paths(str(repo))
+    assert dirty('benchmarks/results/x.json') == []
+    assert dirty('benchmarks/stamp.py') == ['benchmarks/stamp.py']
+    assert dirty('benchmarks/merge.py', stage=True) == [
+        'benchmarks/merge.py']
+
+
+def test_only_uncommitted_changes_to_what_a_part_measures_count():
+    measured = ['benchmarks/chain.py', 'heat_lifecycle_plugins/x.py']
+    changed = {'commit': 'a' * 40, 'clean_tree': False,
+               'dirty': ['benchmarks/merge.py', 'benchmarks/chain.py']}
+    assert stamp.uncommitted(changed, measured) == ['benchmarks/chain.py']
+    assert stamp.uncommitted(dict(changed, dirty=['benchmarks/merge.py']),
+                             measured) == []
+    # Stamps of before the paths were recorded: the tree as a whole.
+    old = {'commit': 'a' * 40, 'clean_tree': False}
+    assert stamp.uncommitted(old, measured) == ['the tree']
+    assert stamp.uncommitted(dict(old, clean_tree=True), measured) == []
 
 
 def test_the_tree_counts_every_live_descendant_once():
