@@ -167,6 +167,7 @@ def parse_args(argv):
 def run(argv=None):
     args = parse_args(argv)
     kinds = (chain.OURS, chain.INTREE) + ((SLOW,) if args.slow_poll else ())
+    began = engine_profile.origin()
     rounds = engine_profile.rounds_of(
         kinds, args.rounds,
         lambda bench, kind, tag, scratch: create_round(
@@ -175,7 +176,7 @@ def run(argv=None):
         lambda found: ', '.join('%s %.3fs' % (p, found[p])
                                 for p in PHASES))
     engine_profile.write_report(args.out, markdown(
-        args, kinds, rounds, engine_profile.origin()))
+        args, kinds, rounds, began))
     return 0
 
 

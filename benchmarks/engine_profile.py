@@ -309,7 +309,11 @@ def _grown_sections(by_kind, rounds, other):
 
 
 def origin():
-    """A profile's first line: the commit, the tree, Heat, the time."""
+    """A profile's first line: the commit, the tree, Heat, the time.
+
+    Read as the profile begins: a commit made while it runs must not
+    make it look measured on that commit.
+    """
     return 'Commit %s%s, Heat %s, %s UTC.' % (
         stamp.git('rev-parse', '--short=10', 'HEAD'),
         '' if stamp.tree_clean() else ' (tree not clean)',
@@ -369,6 +373,7 @@ def run(argv=None):
     if not args.py_spy:
         print(NO_PY_SPY)
         return 2
+    began = origin()
     rounds = rounds_of(
         args.kinds, args.rounds,
         lambda bench, kind, tag, scratch: profiled_round(
@@ -379,7 +384,7 @@ def run(argv=None):
         None if args.segment_size is None else segment_size(
             args.segment_size))
     write_report(args.out, markdown(
-        args, {k: merged(v) for k, v in rounds.items()}, origin()))
+        args, {k: merged(v) for k, v in rounds.items()}, began))
     return 0
 
 

@@ -212,6 +212,7 @@ def run(argv=None):
     if not args.py_spy:
         print(engine_profile.NO_PY_SPY)
         return 2
+    began = engine_profile.origin()
     scratch = tempfile.mkdtemp(prefix='hlp-told-')
     try:
         recorded, case = recorded_case(args, scratch)
@@ -220,7 +221,7 @@ def run(argv=None):
     told = len(external_report.told_stacks(case))  # told, SIGNAL seen
     with open(args.out, 'w') as f:
         f.write(markdown(recorded, case, max(told, 1),
-                         engine_profile.origin(), CASES[args.case][0]))
+                         began, CASES[args.case][0]))
     harness.say('profile -> %s' % args.out)
     return 0
 
