@@ -219,10 +219,8 @@ def run(argv=None):
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
     told = len(external_report.told_stacks(case))  # told, SIGNAL seen
-    with open(args.out, 'w') as f:
-        f.write(markdown(recorded, case, max(told, 1),
-                         began, CASES[args.case][0]))
-    harness.say('profile -> %s' % args.out)
+    engine_profile.write_report(args.out, markdown(
+        recorded, case, max(told, 1), began, CASES[args.case][0]))
     return 0
 
 
