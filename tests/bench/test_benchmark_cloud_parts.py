@@ -23,7 +23,6 @@ engines and scale, 311 s external), and the benchmark's own runs
 measure 2025.1 (eventlet). No timing is asserted.
 """
 
-from benchmarks.engines import kind_lock_errors
 from benchmarks.merge import markers
 from benchmarks.part_run import series_of_heat
 from benchmarks import parts
@@ -42,8 +41,7 @@ def test_engines_and_scale_parts_check_what_they_claim(tmp_path):
     assert not engines.get('failed'), engines
     assert engines['problems'] == {'ours': [], 'in-tree': []}, engines
     assert engines['failures'] == {}, engines
-    for kind in ('ours', 'in-tree'):
-        assert kind_lock_errors(engines, kind) == [], engines
+    assert engines['lock_errors'] == {'ours': [], 'in-tree': []}, engines
     assert engines['restarts'] == [], engines
     for kind in ('ours', 'in-tree'):
         assert all(len(v) == 1 for v in engines['samples'][kind].values())
